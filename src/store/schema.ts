@@ -1,0 +1,94 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The database as Kysely sees it. Instants are UTC ISO-8601 strings in both dialects, so ordering and
+ * comparison work the same on SQLite and PostgreSQL; JSON is stored as text for the same reason.
+ * Every row carries `office_id` so one installation can serve several offices later.
+ */
+export interface AppointmentsTable {
+  id: string;
+  office_id: string;
+  owner_subject: string;
+  client_name: string;
+  contact_kind: 'phone' | 'email';
+  contact_value: string;
+  service: string;
+  staff_id: string;
+  starts_at: string;
+  ends_at: string;
+  notes: string | null;
+  status: string;
+  status_before_cancel: string | null;
+  cancel_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One row per slot-step cell an occupying appointment covers: the primary key forbids double booking. */
+export interface SlotCellsTable {
+  office_id: string;
+  staff_id: string;
+  cell_start: string;
+  appointment_id: string;
+}
+
+export interface EscalationsTable {
+  id: string;
+  office_id: string;
+  owner_subject: string;
+  action: string;
+  summary: string;
+  details_json: string | null;
+  urgency: string;
+  created_at: string;
+}
+
+export interface ApprovalRequestsTable {
+  id: string;
+  office_id: string;
+  kind: string;
+  status: string;
+  appointment_id: string | null;
+  escalation_id: string | null;
+  requested_by: string;
+  /** What the caller asked for, in their words where they gave any (notes, reason, summary). */
+  caller_said: string | null;
+  created_at: string;
+  decided_at: string | null;
+  decided_by_account: string | null;
+  decided_by_name: string | null;
+  decision_note: string | null;
+}
+
+export interface AuditLogTable {
+  office_id: string;
+  seq: number;
+  at: string;
+  actor_kind: string;
+  actor_id: string;
+  actor_name: string | null;
+  action: string;
+  target_type: string;
+  target_id: string;
+  details_json: string;
+  prev_hash: string;
+  hash: string;
+}
+
+/** The newest entry of each office's chain; locking this row serialises appends. */
+export interface AuditHeadsTable {
+  office_id: string;
+  seq: number;
+  hash: string;
+}
+
+export interface Database {
+  appointments: AppointmentsTable;
+  slot_cells: SlotCellsTable;
+  escalations: EscalationsTable;
+  approval_requests: ApprovalRequestsTable;
+  audit_log: AuditLogTable;
+  audit_heads: AuditHeadsTable;
+}
+
+export type { Generated };
