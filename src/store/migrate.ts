@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { Dialect } from './dialect.js';
 import * as frontDesk from './migrations/2026-11-29-001-front-desk.js';
@@ -33,7 +33,13 @@ export class MigrationError extends Error {
 
 /** Brings the schema up to date; safe when several instances start at once (the migrator locks). */
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new ListedMigrations(dialect) });
+  // Kysely looks for its bookkeeping tables in every schema unless told which one: another HoldDesk
+  // schema in the same PostgreSQL database would then hide ours.
+  const migrationTableSchema =
+    dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({ db, provider: new ListedMigrations(dialect), migrationTableSchema });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) {
     const failed = results.find((r) => r.status === 'Error');

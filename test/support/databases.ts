@@ -73,7 +73,10 @@ export async function createTestStore(
   dialect: DialectUnderTest,
 ): Promise<{ store: Store; dispose: () => Promise<void> }> {
   const database = await dialect.create();
-  const store = await openStore(database.target);
+  const store = await openStore(database.target).catch(async (error: unknown) => {
+    await database.dispose();
+    throw error;
+  });
   return {
     store,
     dispose: async () => {

@@ -1,0 +1,308 @@
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { auditTrail } from './audit.js';
+import type { Dialect } from './dialect.js';
+import type { Database } from './schema.js';
+import type { Executor, Store } from './store.js';
+
+/**
+ * Backup and move: the whole state of a database as one JSON document, and its import into an empty
+ * database of either dialect. Rows are copied column for column, so a snapshot only fits a database
+ * whose schema is at the same migrations. Nothing here updates or deletes a row: the audit log stays
+ * append-only, and an imported chain must verify or nothing is imported.
+ */
+
+export const SNAPSHOT_FORMAT = 'holddesk-state';
+export const SNAPSHOT_VERSION = 1;
+
+/** Rows per INSERT: 500 rows of the widest table (16 columns) stay far below both dialects' parameter limits. */
+const INSERT_BATCH_ROWS = 500;
+
+export class TransferError extends Error {
+  override readonly name = 'TransferError';
+}
+
+const text = z.string();
+const optionalText = z.string().nullable();
+const sequence = z.number().int().positive();
+
+/** One schema per table, mirroring `schema.ts`; strict, so a column this version lacks is refused. */
+const ROW_SCHEMAS = {
+  appointments: z.strictObject({
+    id: text,
+    office_id: text,
+    owner_subject: text,
+    client_name: text,
+    contact_kind: z.enum(['phone', 'email']),
+    contact_value: text,
+    service: text,
+    staff_id: text,
+    starts_at: text,
+    ends_at: text,
+    notes: optionalText,
+    status: text,
+    status_before_cancel: optionalText,
+    cancel_reason: optionalText,
+    created_at: text,
+    updated_at: text,
+  }),
+  escalations: z.strictObject({
+    id: text,
+    office_id: text,
+    owner_subject: text,
+    action: text,
+    summary: text,
+    details_json: optionalText,
+    urgency: text,
+    created_at: text,
+  }),
+  slot_cells: z.strictObject({
+    office_id: text,
+    staff_id: text,
+    cell_start: text,
+    appointment_id: text,
+  }),
+  approval_requests: z.strictObject({
+    id: text,
+    office_id: text,
+    kind: text,
+    status: text,
+    appointment_id: optionalText,
+    escalation_id: optionalText,
+    requested_by: text,
+    caller_said: optionalText,
+    created_at: text,
+    decided_at: optionalText,
+    decided_by_account: optionalText,
+    decided_by_name: optionalText,
+    decision_note: optionalText,
+  }),
+  audit_log: z.strictObject({
+    office_id: text,
+    seq: sequence,
+    at: text,
+    actor_kind: text,
+    actor_id: text,
+    actor_name: optionalText,
+    action: text,
+    target_type: text,
+    target_id: text,
+    details_json: text,
+    prev_hash: text,
+    hash: text,
+  }),
+  audit_heads: z.strictObject({
+    office_id: text,
+    seq: sequence,
+    hash: text,
+  }),
+} satisfies { [T in keyof Database]: z.ZodType<Database[T]> };
+
+export type TableName = keyof typeof ROW_SCHEMAS;
+
+/** Foreign-key order: every table comes after the tables its rows point to. */
+export const TABLE_ORDER = [
+  'appointments',
+  'escalations',
+  'slot_cells',
+  'approval_requests',
+  'audit_log',
+  'audit_heads',
+] as const satisfies readonly TableName[];
+
+const PRIMARY_KEYS: { readonly [T in TableName]: readonly (keyof Database[T] & string)[] } = {
+  appointments: ['id'],
+  escalations: ['id'],
+  slot_cells: ['office_id', 'staff_id', 'cell_start'],
+  approval_requests: ['id'],
+  audit_log: ['office_id', 'seq'],
+  audit_heads: ['office_id'],
+};
+
+const SnapshotSchema = z.strictObject({
+  format: z.literal(SNAPSHOT_FORMAT),
+  version: z.literal(SNAPSHOT_VERSION),
+  exported_at: z.iso.datetime(),
+  source_dialect: z.enum(['sqlite', 'postgres']),
+  migrations: z.array(z.string()),
+  tables: z.strictObject({
+    appointments: z.array(ROW_SCHEMAS.appointments),
+    escalations: z.array(ROW_SCHEMAS.escalations),
+    slot_cells: z.array(ROW_SCHEMAS.slot_cells),
+    approval_requests: z.array(ROW_SCHEMAS.approval_requests),
+    audit_log: z.array(ROW_SCHEMAS.audit_log),
+    audit_heads: z.array(ROW_SCHEMAS.audit_heads),
+  }),
+});
+
+export type StateSnapshot = z.infer<typeof SnapshotSchema>;
+type Row = Record<string, unknown>;
+
+/** Rows in primary-key order by code unit, the same on both dialects whatever their collation. */
+function sortByKey(rows: Row[], key: readonly string[]): Row[] {
+  const compare = (a: Row, b: Row): number => {
+    for (const column of key) {
+      const x = a[column] as string | number;
+      const y = b[column] as string | number;
+      if (x < y) return -1;
+      if (x > y) return 1;
+    }
+    return 0;
+  };
+  return rows.sort(compare);
+}
+
+/** A row with exactly its schema's columns in schema order; PostgreSQL may hand back integers as strings. */
+function normaliseRow(table: TableName, row: Row): Row {
+  const columns = Object.keys(ROW_SCHEMAS[table].shape);
+  return Object.fromEntries(columns.map((c) => [c, c === 'seq' ? Number(row[c]) : row[c]]));
+}
+
+async function appliedMigrations(db: Executor): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+  return rows.map((r) => r.name);
+}
+
+async function readTable(db: Executor, table: TableName): Promise<Row[]> {
+  const rows = (await db.selectFrom(table).selectAll().execute()) as Row[];
+  return sortByKey(
+    rows.map((row) => normaliseRow(table, row)),
+    PRIMARY_KEYS[table],
+  );
+}
+
+/**
+ * Every row of every table. One repeatable-read transaction makes the tables agree with each other
+ * while holds keep arriving on PostgreSQL; SQLite transactions here already exclude writers.
+ */
+export async function exportState(store: Store): Promise<StateSnapshot> {
+  return store.db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute(async (tx) => {
+      const tables: Partial<Record<TableName, Row[]>> = {};
+      for (const table of TABLE_ORDER) tables[table] = await readTable(tx, table);
+      return {
+        format: SNAPSHOT_FORMAT,
+        version: SNAPSHOT_VERSION,
+        exported_at: new Date().toISOString(),
+        source_dialect: store.dialect,
+        migrations: await appliedMigrations(tx),
+        tables: tables as StateSnapshot['tables'],
+      };
+    });
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const path = issue.path
+    .map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`))
+    .join('');
+  return `${path || '(root)'}: ${issue.message}`;
+}
+
+/** The snapshot, or a one-line reason it is not one this version can import. */
+function parseSnapshot(input: unknown): StateSnapshot {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new TransferError('not a HoldDesk state snapshot: expected a JSON object');
+  }
+  const { format, version } = input as { format?: unknown; version?: unknown };
+  if (format !== SNAPSHOT_FORMAT) {
+    throw new TransferError(
+      `not a HoldDesk state snapshot: format is ${JSON.stringify(format) ?? 'missing'}, expected "${SNAPSHOT_FORMAT}"`,
+    );
+  }
+  if (version !== SNAPSHOT_VERSION) {
+    throw new TransferError(
+      `unsupported snapshot version ${JSON.stringify(version) ?? '(missing)'}: this HoldDesk reads version ${SNAPSHOT_VERSION}`,
+    );
+  }
+  const parsed = SnapshotSchema.safeParse(input);
+  if (!parsed.success) {
+    const [first, ...rest] = parsed.error.issues;
+    const more = rest.length > 0 ? ` (and ${rest.length} more)` : '';
+    throw new TransferError(`invalid snapshot at ${first ? describeIssue(first) : '(root)'}${more}`);
+  }
+  return parsed.data;
+}
+
+async function rowCount(db: Executor, table: TableName): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+async function refuseUnlessEmpty(db: Executor): Promise<void> {
+  for (const table of TABLE_ORDER) {
+    const count = await rowCount(db, table);
+    if (count > 0) throw new TransferError(`import needs an empty database, but ${table} has ${count} rows`);
+  }
+}
+
+async function refuseOtherSchema(db: Executor, snapshot: StateSnapshot): Promise<void> {
+  const here = await appliedMigrations(db);
+  if (JSON.stringify(here) !== JSON.stringify(snapshot.migrations)) {
+    throw new TransferError(
+      `the snapshot's schema (${snapshot.migrations.at(-1) ?? 'no migrations'}) differs from this database's ` +
+        `(${here.at(-1) ?? 'no migrations'}); upgrade the older side first`,
+    );
+  }
+}
+
+async function insertInBatches(db: Executor, table: TableName, rows: readonly Row[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += INSERT_BATCH_ROWS) {
+    // The rows were validated against this table's schema, which mirrors its columns exactly.
+    await db
+      .insertInto(table)
+      .values(rows.slice(start, start + INSERT_BATCH_ROWS) as never)
+      .execute();
+  }
+}
+
+/** Every office's chain must verify and end at its head; a chain without a head could not be appended to. */
+async function verifyChains(db: Executor, dialect: Dialect, snapshot: StateSnapshot): Promise<void> {
+  const { audit_log: entries, audit_heads: heads } = snapshot.tables;
+  const offices = new Set([...entries.map((e) => e.office_id), ...heads.map((h) => h.office_id)]);
+  const headed = new Set(heads.map((h) => h.office_id));
+  for (const office of [...offices].sort()) {
+    const verdict = await auditTrail(db, office, dialect).verify();
+    if (!verdict.intact) {
+      throw new TransferError(
+        `the audit chain of office ${office} is broken at entry ${verdict.broken_at_seq} (${verdict.reason}); nothing was imported`,
+      );
+    }
+    if (!headed.has(office)) {
+      throw new TransferError(`the audit chain of office ${office} has no head; nothing was imported`);
+    }
+  }
+}
+
+function databaseReason(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'unknown error';
+}
+
+/**
+ * Loads a snapshot into an empty database in one transaction: it all lands, audit chains verified,
+ * or none of it does. Returns how many rows each table received.
+ */
+export async function importState(
+  store: Store,
+  input: unknown,
+): Promise<{ tables: Record<TableName, number> }> {
+  const snapshot = parseSnapshot(input);
+  try {
+    await store.transaction(async (tx) => {
+      await refuseOtherSchema(tx, snapshot);
+      await refuseUnlessEmpty(tx);
+      for (const table of TABLE_ORDER) await insertInBatches(tx, table, snapshot.tables[table]);
+      await verifyChains(tx, store.dialect, snapshot);
+    });
+  } catch (error) {
+    if (error instanceof TransferError) throw error;
+    throw new TransferError(`import failed and nothing was imported: ${databaseReason(error)}`);
+  }
+  const counts = TABLE_ORDER.map((table) => [table, snapshot.tables[table].length] as const);
+  return { tables: Object.fromEntries(counts) as Record<TableName, number> };
+}
