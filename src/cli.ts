@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig, readSettings, type Config } from './config.js';
 import { summariseOfficeData } from './commands/check-data.js';
+import { startServer, StartError } from './commands/serve.js';
 import { DataError, loadOfficeData } from './office-data.js';
 import { describeTarget } from './store/dialect.js';
 import { MigrationError, migrateToLatest } from './store/migrate.js';
 import { openStore, StoreError } from './store/store.js';
+import { exportState, importState, TransferError } from './store/transfer.js';
 
 /**
  * The only module that knows it runs in a terminal: it parses arguments into a `Config`, runs one
@@ -17,8 +20,22 @@ const USAGE = `Usage: holddesk <command> [options]
 HoldDesk: a voice front desk where the assistant holds and a human confirms.
 
 Commands:
+  serve                run the server (the default command)
   check-data           validate the office data files and print a summary of the office
   migrate              create or update the database schema, then exit
+  export [file]        write the whole office state as JSON (to stdout without a file)
+  import <file>        read an export into an empty database (e.g. SQLite -> PostgreSQL)
+
+Server options:
+  --port <n>           port to listen on (8641)                             [HOLDDESK_PORT]
+  --host <addr>        address to bind (127.0.0.1)                          [HOLDDESK_HOST]
+  --auth static        static: HOLDDESK_BEARER_TOKEN or, unset, open (loopback only)  [HOLDDESK_AUTH]
+  --stateful           issue MCP-Session-Id sessions instead of stateless requests
+  --json-response      answer plain JSON instead of server-sent events
+  --allowed-host <h>   also accept this Host header (repeatable)            [HOLDDESK_ALLOWED_HOSTS]
+  --allowed-origin <o> also accept this Origin (repeatable)                 [HOLDDESK_ALLOWED_ORIGINS]
+  --insecure-open      allow an open /mcp on a non-loopback --host
+  HOLDDESK_FIXED_NOW   freeze the clock, e.g. 2026-09-14T15:00:00Z (demos and tests)
 
 Options:
   --database <url>     postgres://…, sqlite:<path> or a file (./var/holddesk.db) [HOLDDESK_DATABASE_URL]
@@ -29,6 +46,14 @@ Options:
 `;
 
 const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  auth: { type: 'string' },
+  stateful: { type: 'boolean' },
+  'json-response': { type: 'boolean' },
+  'allowed-host': { type: 'string', multiple: true },
+  'allowed-origin': { type: 'string', multiple: true },
+  'insecure-open': { type: 'boolean' },
   database: { type: 'string' },
   'data-dir': { type: 'string' },
   'log-level': { type: 'string' },
@@ -49,10 +74,63 @@ interface Io {
   readonly stderr: Output;
 }
 
-const COMMANDS: Readonly<Record<string, (config: Config, io: Io) => Promise<void>>> = {
+type Command = (config: Config, io: Io, args: readonly string[]) => Promise<void>;
+
+/** How many positional arguments each command takes after its name. */
+const ARITY: Readonly<Record<string, { min: number; max: number }>> = {
+  export: { min: 0, max: 1 },
+  import: { min: 1, max: 1 },
+};
+
+const COMMANDS: Readonly<Record<string, Command>> = {
+  serve: async (config, io) => {
+    const server = await startServer(config, { version: packageVersion() });
+    io.stdout.write(
+      [
+        `HoldDesk ${packageVersion()} is running on ${describeTarget(config.database)} (${describeAuth(config)}).`,
+        `  MCP endpoint  ${server.url}/mcp`,
+        `  Health        ${server.url}/healthz`,
+        'Press Ctrl+C to stop.',
+        '',
+      ].join('\n'),
+    );
+    const signal = await untilShutdownSignal();
+    io.stdout.write(`Received ${signal}: finishing requests in flight, then stopping.\n`);
+    await server.close();
+  },
   'check-data': async (config, io) => {
     const data = await loadOfficeData(config.dataDir);
     io.stdout.write(`${summariseOfficeData(data)}\n`);
+  },
+  export: async (config, io, [file]) => {
+    const store = await openStore(config.database);
+    try {
+      const snapshot = JSON.stringify(await exportState(store), null, 2);
+      if (file === undefined) {
+        io.stdout.write(`${snapshot}\n`);
+      } else {
+        await writeFile(file, `${snapshot}\n`, { mode: 0o600 });
+        io.stderr.write(`Exported ${describeTarget(config.database)} to ${file}.\n`);
+      }
+    } finally {
+      await store.close();
+    }
+  },
+  import: async (config, io, [file]) => {
+    let snapshot: unknown;
+    try {
+      snapshot = JSON.parse(await readFile(file!, 'utf8'));
+    } catch (error) {
+      throw new TransferError(`cannot read ${file}: ${(error as Error).message}`);
+    }
+    const store = await openStore(config.database);
+    try {
+      const { tables } = await importState(store, snapshot);
+      const counts = Object.entries(tables).map(([table, n]) => `${n} ${table}`);
+      io.stdout.write(`Imported into ${describeTarget(config.database)}: ${counts.join(', ')}.\n`);
+    } finally {
+      await store.close();
+    }
   },
   migrate: async (config, io) => {
     const target = config.database;
@@ -69,6 +147,23 @@ const COMMANDS: Readonly<Record<string, (config: Config, io: Io) => Promise<void
     }
   },
 };
+
+function describeAuth(config: Config): string {
+  if (config.bearerToken) return 'static bearer token required';
+  return 'open to local callers, no token';
+}
+
+function untilShutdownSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      resolve(signal);
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+}
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -93,21 +188,35 @@ export async function main(io: Io): Promise<number> {
       io.stdout.write(`holddesk ${packageVersion()}\n`);
       return 0;
     }
-    const [name, ...rest] = positionals;
-    if (values.help || name === undefined || name === 'help') {
+    const [name = 'serve', ...rest] = positionals;
+    if (values.help || name === 'help') {
       io.stdout.write(USAGE);
       return 0;
     }
     const command = COMMANDS[name];
     if (!command) throw new UsageError(`unknown command "${name}"`);
-    if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+    const arity = ARITY[name] ?? { min: 0, max: 0 };
+    if (rest.length > arity.max) throw new UsageError(`unexpected argument "${rest[arity.max]}"`);
+    if (rest.length < arity.min) throw new UsageError(`${name} needs a file argument`);
     const config = parseConfig(
       readSettings(
-        { dataDir: values['data-dir'], database: values.database, logLevel: values['log-level'] },
+        {
+          port: values.port,
+          host: values.host,
+          auth: values.auth,
+          stateful: values.stateful ? 'true' : undefined,
+          jsonResponse: values['json-response'] ? 'true' : undefined,
+          allowedHosts: values['allowed-host']?.join(','),
+          allowedOrigins: values['allowed-origin']?.join(','),
+          insecureOpen: values['insecure-open'] ? 'true' : undefined,
+          dataDir: values['data-dir'],
+          database: values.database,
+          logLevel: values['log-level'],
+        },
         io.env,
       ),
     );
-    await command(config, io);
+    await command(config, io, rest);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
@@ -118,7 +227,9 @@ export async function main(io: Io): Promise<number> {
       error instanceof ConfigError ||
       error instanceof DataError ||
       error instanceof StoreError ||
-      error instanceof MigrationError
+      error instanceof MigrationError ||
+      error instanceof StartError ||
+      error instanceof TransferError
     ) {
       io.stderr.write(`holddesk: ${error.message}\n`);
       return 1;

@@ -100,6 +100,37 @@ describe('holddesk command line', () => {
     });
   });
 
+  describe('export and import', () => {
+    it('moves an office from one database file to another', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'holddesk-db-'));
+      const source = join(dir, 'source.db');
+      const target = join(dir, 'target.db');
+      const file = join(dir, 'state.json');
+      expect((await run(['migrate', '--database', source])).code).toBe(0);
+      expect((await run(['export', file, '--database', source])).code).toBe(0);
+      const imported = await run(['import', file, '--database', target]);
+      expect(imported).toMatchObject({ code: 0 });
+      expect(imported.stdout).toContain('Imported into SQLite');
+      const printed = await run(['export', '--database', target]);
+      expect(JSON.parse(printed.stdout)).toMatchObject({ format: 'holddesk-state', version: 1 });
+    });
+
+    it('explains in one line why an import was refused', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'holddesk-db-'));
+      writeFileSync(join(dir, 'bad.json'), '{"format":"something-else"}');
+      const refused = await run(['import', join(dir, 'bad.json'), '--database', join(dir, 'x.db')]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+      const missing = await run(['import', join(dir, 'missing.json'), '--database', join(dir, 'x.db')]);
+      expect(missing).toMatchObject({ code: 1 });
+      expect(missing.stderr).toContain('cannot read');
+    });
+
+    it('import needs a file', async () => {
+      expect((await run(['import'])).code).toBe(2);
+    });
+  });
+
   describe('usage errors exit 2', () => {
     it('an unknown command', async () => {
       const { code, stderr } = await run(['frobnicate']);

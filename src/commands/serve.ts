@@ -1,0 +1,94 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import { createApp, type HoldDeskApp } from '../app.js';
+import { clockFor, type Config } from '../config.js';
+import { createLogger, type Logger } from '../logger.js';
+import { loadOfficeData } from '../office-data.js';
+import { openStore, type Store } from '../store/store.js';
+
+/** How long in-flight requests get to finish after a shutdown signal before connections are cut. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+export interface RunningServer {
+  /** Base URL, e.g. `http://127.0.0.1:8641`. */
+  readonly url: string;
+  readonly port: number;
+  /** Stops accepting, lets in-flight requests finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+export class StartError extends Error {
+  override readonly name = 'StartError';
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const why =
+        error.code === 'EADDRINUSE' ? 'it is already in use (choose another with --port)' : error.message;
+      reject(new StartError(`cannot listen on ${host}:${port}: ${why}`));
+    });
+    server.listen(port, host, () => {
+      server.removeAllListeners('error');
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * Starts HoldDesk on a real port: loads and validates the office data, opens and migrates the
+ * database, then serves the app. The listener is bound before the app is built so that a port of 0
+ * (tests) is known to the Host/Origin checks.
+ */
+export async function startServer(
+  config: Config,
+  options: { version: string; logger?: Logger },
+): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config);
+  const data = await loadOfficeData(config.dataDir);
+  const store: Store = await openStore(config.database);
+  let app: HoldDeskApp | undefined;
+  const listener = getRequestListener(
+    (request) => app?.fetch(request) ?? new Response('starting', { status: 503 }),
+  );
+  const server = createServer((req, res) => void listener(req, res));
+  server.keepAliveTimeout = 5_000;
+  let port: number;
+  try {
+    port = await listen(server, config.port, config.host);
+    app = await createApp({
+      config,
+      data,
+      store,
+      logger,
+      clock: clockFor(config),
+      version: options.version,
+      port,
+    });
+  } catch (error) {
+    server.close();
+    await store.close();
+    throw error;
+  }
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      cut.unref();
+      await stopped;
+      clearTimeout(cut);
+      await app?.close();
+      await store.close();
+    })();
+    return closing;
+  };
+  return { url: `http://${urlHost(config.host)}:${port}`, port, close };
+}

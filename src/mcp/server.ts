@@ -1,0 +1,94 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import type { OfficeData } from '../office-data.js';
+import type { FrontDesk } from '../usecases/front-desk.js';
+import { checkToolAccess, principalOf } from './principal.js';
+import { toolResult } from './tool-result.js';
+import { SERVER_INSTRUCTIONS, TOOLS } from './tools.js';
+
+export const SERVER_NAME = 'holddesk';
+
+/** The office profile callers may read: no blocked-time reasons, nothing about other callers. */
+export function officeProfile({ office }: OfficeData) {
+  return {
+    name: office.name,
+    address: office.address,
+    phone: office.phone,
+    email: office.email,
+    website: office.website ?? null,
+    timezone: office.timezone,
+    hours: office.hours,
+    holidays: office.holidays,
+    services: office.services,
+    staff: office.staff.map(({ id, name, title, services }) => ({ id, name, title, services })),
+    approval_rule: 'Holds and cancellations are requests; a staff member confirms each one.',
+  };
+}
+
+/**
+ * Builds the caller MCP server: seven tools, `office://info` and `front_desk_greeting`. Each tool
+ * checks the scope policy before it does anything, then calls the front desk use case.
+ */
+export function buildMcpServer(desk: FrontDesk, data: OfficeData, version: string): McpServer {
+  const server = new McpServer(
+    { name: SERVER_NAME, title: 'HoldDesk front desk', version },
+    { instructions: SERVER_INSTRUCTIONS, capabilities: { logging: {} } },
+  );
+
+  for (const definition of TOOLS) {
+    server.registerTool(
+      definition.name,
+      {
+        title: definition.title,
+        description: definition.description,
+        inputSchema: definition.inputSchema,
+        outputSchema: definition.outputSchema,
+        annotations: { title: definition.title, ...definition.annotations },
+      },
+      async (args: unknown, extra) => {
+        const principal = principalOf(extra.authInfo);
+        const refused = checkToolAccess(definition.access, principal);
+        if (refused) return toolResult(refused);
+        return toolResult(await definition.run(desk, principal!, args as never));
+      },
+    );
+  }
+
+  const profile = JSON.stringify(officeProfile(data), null, 2);
+  server.registerResource(
+    'office-info',
+    'office://info',
+    {
+      title: `${data.office.name}: office profile`,
+      description: 'Address, hours, services and staff',
+      mimeType: 'application/json',
+    },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: profile }] }),
+  );
+
+  server.registerPrompt(
+    'front_desk_greeting',
+    {
+      title: 'Front desk greeting',
+      description: 'How to greet a caller and what the assistant may and may not promise',
+      argsSchema: { caller_name: z.string().max(120).optional() },
+    },
+    ({ caller_name }) => ({
+      messages: [
+        {
+          role: 'user',
+          content: {
+            type: 'text',
+            text:
+              `Greet the caller${caller_name ? ` (${caller_name})` : ''} on behalf of ${data.office.name} and ask how you can help. ` +
+              'You can check openings, place a hold, check or cancel their own appointment, answer office questions, ' +
+              'give a non-binding home-insurance range and pass anything else to a person. ' +
+              'A hold is not a booking until a staff member approves it; never say it is confirmed unless ' +
+              'get_appointment_status says so. Never ask for social security or card numbers.',
+          },
+        },
+      ],
+    }),
+  );
+  return server;
+}
