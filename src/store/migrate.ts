@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { Dialect } from './dialect.js';
 import * as frontDesk from './migrations/2026-11-29-001-front-desk.js';
+import * as accountsAndOauth from './migrations/2026-11-29-002-accounts-and-oauth.js';
 
 /**
  * Migrations are listed explicitly, in order, named by date; each is frozen once released. They take
@@ -13,6 +14,7 @@ interface DialectMigration {
 
 const MIGRATIONS: ReadonlyArray<readonly [string, DialectMigration]> = [
   ['2026-11-29-001-front-desk', frontDesk],
+  ['2026-11-29-002-accounts-and-oauth', accountsAndOauth],
 ];
 
 class ListedMigrations implements MigrationProvider {

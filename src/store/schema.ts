@@ -82,6 +82,74 @@ export interface AuditHeadsTable {
   hash: string;
 }
 
+export interface OauthClientsTable {
+  office_id: string;
+  client_id: string;
+  name: string;
+  secret_hash: string;
+  /** JSON array of exact redirect URIs. */
+  redirect_uris: string;
+  created_at: string;
+}
+
+export interface CallerAccountsTable {
+  office_id: string;
+  username: string;
+  password_hash: string;
+  created_at: string;
+  disabled_at: string | null;
+}
+
+export interface OauthFamiliesTable {
+  id: string;
+  office_id: string;
+  client_id: string;
+  subject: string;
+  scope: string;
+  resource: string | null;
+  created_at: string;
+  revoked_at: string | null;
+  revoked_reason: string | null;
+}
+
+export interface OauthCodesTable {
+  code_hash: string;
+  family_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface OauthTokensTable {
+  token_hash: string;
+  family_id: string;
+  kind: 'access' | 'refresh';
+  expires_at: string;
+  created_at: string;
+  /** For refresh tokens: when it was rotated; presenting it again revokes the family. */
+  used_at: string | null;
+}
+
+export interface StaffAccountsTable {
+  office_id: string;
+  username: string;
+  display_name: string;
+  role: 'admin' | 'staff';
+  password_hash: string;
+  created_at: string;
+  disabled_at: string | null;
+}
+
+export interface DeskSessionsTable {
+  id_hash: string;
+  office_id: string;
+  username: string;
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   appointments: AppointmentsTable;
   slot_cells: SlotCellsTable;
@@ -89,6 +157,13 @@ export interface Database {
   approval_requests: ApprovalRequestsTable;
   audit_log: AuditLogTable;
   audit_heads: AuditHeadsTable;
+  oauth_clients: OauthClientsTable;
+  caller_accounts: CallerAccountsTable;
+  oauth_families: OauthFamiliesTable;
+  oauth_codes: OauthCodesTable;
+  oauth_tokens: OauthTokensTable;
+  staff_accounts: StaffAccountsTable;
+  desk_sessions: DeskSessionsTable;
 }
 
 export type { Generated };

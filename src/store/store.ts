@@ -11,8 +11,14 @@ import { ImmediateSqliteDialect } from './sqlite-driver.js';
 /** Anything queries can run on: the database itself or an open transaction. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 
+/** The driver's own client, for the few libraries that speak to it directly (the login throttle). */
+export type NativeClient =
+  | { readonly dialect: 'sqlite'; readonly database: BetterSqlite3.Database }
+  | { readonly dialect: 'postgres'; readonly pool: pg.Pool };
+
 export interface Store {
   readonly dialect: Dialect;
+  readonly native: NativeClient;
   readonly target: DatabaseTarget;
   readonly db: Kysely<Database>;
   /** Runs `work` in one transaction: everything it writes commits together or not at all. */
@@ -28,7 +34,7 @@ export class StoreError extends Error {
 
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
-function openSqlite(path: string): Kysely<Database> {
+function openSqlite(path: string): { db: Kysely<Database>; native: NativeClient } {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new BetterSqlite3(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
   // WAL lets readers work while one writer commits; FULL sync makes a hold the caller was told about
@@ -36,10 +42,16 @@ function openSqlite(path: string): Kysely<Database> {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) });
+  return {
+    db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) }),
+    native: { dialect: 'sqlite', database: sqlite },
+  };
 }
 
-function openPostgres(url: string, schema: string | undefined): Kysely<Database> {
+function openPostgres(
+  url: string,
+  schema: string | undefined,
+): { db: Kysely<Database>; native: NativeClient } {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
@@ -48,7 +60,10 @@ function openPostgres(url: string, schema: string | undefined): Kysely<Database>
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+    native: { dialect: 'postgres', pool },
+  };
 }
 
 function reason(error: unknown): string {
@@ -65,8 +80,10 @@ function reason(error: unknown): string {
  */
 export async function openStore(target: DatabaseTarget, options: { migrate?: boolean } = {}): Promise<Store> {
   let db: Kysely<Database>;
+  let native: NativeClient;
   try {
-    db = target.dialect === 'sqlite' ? openSqlite(target.path) : openPostgres(target.url, target.schema);
+    ({ db, native } =
+      target.dialect === 'sqlite' ? openSqlite(target.path) : openPostgres(target.url, target.schema));
     await sql`select 1`.execute(db);
   } catch (error) {
     throw new StoreError(`cannot open ${describeTarget(target)}: ${reason(error)}`);
@@ -81,6 +98,7 @@ export async function openStore(target: DatabaseTarget, options: { migrate?: boo
   }
   return {
     dialect: target.dialect,
+    native,
     target,
     db,
     transaction: (work) => db.transaction().execute(work),

@@ -96,6 +96,65 @@ const ROW_SCHEMAS = {
     seq: sequence,
     hash: text,
   }),
+  oauth_clients: z.strictObject({
+    office_id: text,
+    client_id: text,
+    name: text,
+    secret_hash: text,
+    redirect_uris: text,
+    created_at: text,
+  }),
+  caller_accounts: z.strictObject({
+    office_id: text,
+    username: text,
+    password_hash: text,
+    created_at: text,
+    disabled_at: optionalText,
+  }),
+  oauth_families: z.strictObject({
+    id: text,
+    office_id: text,
+    client_id: text,
+    subject: text,
+    scope: text,
+    resource: optionalText,
+    created_at: text,
+    revoked_at: optionalText,
+    revoked_reason: optionalText,
+  }),
+  oauth_codes: z.strictObject({
+    code_hash: text,
+    family_id: text,
+    redirect_uri: text,
+    code_challenge: text,
+    expires_at: text,
+    used_at: optionalText,
+  }),
+  oauth_tokens: z.strictObject({
+    token_hash: text,
+    family_id: text,
+    kind: z.enum(['access', 'refresh']),
+    expires_at: text,
+    created_at: text,
+    used_at: optionalText,
+  }),
+  staff_accounts: z.strictObject({
+    office_id: text,
+    username: text,
+    display_name: text,
+    role: z.enum(['admin', 'staff']),
+    password_hash: text,
+    created_at: text,
+    disabled_at: optionalText,
+  }),
+  desk_sessions: z.strictObject({
+    id_hash: text,
+    office_id: text,
+    username: text,
+    csrf_token: text,
+    created_at: text,
+    expires_at: text,
+  }),
 } satisfies { [T in keyof Database]: z.ZodType<Database[T]> };
 
 export type TableName = keyof typeof ROW_SCHEMAS;
@@ -108,6 +167,13 @@ export const TABLE_ORDER = [
   'approval_requests',
   'audit_log',
   'audit_heads',
+  'oauth_clients',
+  'caller_accounts',
+  'oauth_families',
+  'oauth_codes',
+  'oauth_tokens',
+  'staff_accounts',
+  'desk_sessions',
 ] as const satisfies readonly TableName[];
 
 const PRIMARY_KEYS: { readonly [T in TableName]: readonly (keyof Database[T] & string)[] } = {
@@ -117,6 +183,13 @@ const PRIMARY_KEYS: { readonly [T in TableName]: readonly (keyof Database[T] & s
   approval_requests: ['id'],
   audit_log: ['office_id', 'seq'],
   audit_heads: ['office_id'],
+  oauth_clients: ['office_id', 'client_id'],
+  caller_accounts: ['office_id', 'username'],
+  oauth_families: ['id'],
+  oauth_codes: ['code_hash'],
+  oauth_tokens: ['token_hash'],
+  staff_accounts: ['office_id', 'username'],
+  desk_sessions: ['id_hash'],
 };
 
 const SnapshotSchema = z.strictObject({
@@ -132,6 +205,13 @@ const SnapshotSchema = z.strictObject({
     approval_requests: z.array(ROW_SCHEMAS.approval_requests),
     audit_log: z.array(ROW_SCHEMAS.audit_log),
     audit_heads: z.array(ROW_SCHEMAS.audit_heads),
+    oauth_clients: z.array(ROW_SCHEMAS.oauth_clients),
+    caller_accounts: z.array(ROW_SCHEMAS.caller_accounts),
+    oauth_families: z.array(ROW_SCHEMAS.oauth_families),
+    oauth_codes: z.array(ROW_SCHEMAS.oauth_codes),
+    oauth_tokens: z.array(ROW_SCHEMAS.oauth_tokens),
+    staff_accounts: z.array(ROW_SCHEMAS.staff_accounts),
+    desk_sessions: z.array(ROW_SCHEMAS.desk_sessions),
   }),
 });
 

@@ -2,12 +2,21 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { chainHash, GENESIS_HASH } from '../../src/core/audit-chain.js';
 import { auditTrail } from '../../src/store/audit.js';
 import type { Store } from '../../src/store/store.js';
-import { exportState, importState, TransferError, type StateSnapshot } from '../../src/store/transfer.js';
+import {
+  exportState,
+  importState,
+  TABLE_ORDER,
+  TransferError,
+  type StateSnapshot,
+} from '../../src/store/transfer.js';
 import { ApprovalDesk } from '../../src/usecases/approval-desk.js';
 import { createContext, repositories, type UseCaseContext } from '../../src/usecases/context.js';
 import { FrontDesk } from '../../src/usecases/front-desk.js';
 import { createTestStore, DIALECTS, type DialectUnderTest } from '../support/databases.js';
 import { bundledOfficeData, DEMO_NOW } from '../support/office.js';
+
+/** Every migration this version of HoldDesk applies, in order. */
+const APPLIED = ['2026-11-29-001-front-desk', '2026-11-29-002-accounts-and-oauth'];
 
 const STAFF = { account: 'staff', name: 'Sam Rivera' };
 const CONTACT = '(312) 555-0199';
@@ -114,6 +123,13 @@ function largeSnapshot(count: number, migrations: string[]): StateSnapshot {
     approval_requests: [],
     audit_log: [],
     audit_heads: [],
+    oauth_clients: [],
+    caller_accounts: [],
+    oauth_families: [],
+    oauth_codes: [],
+    oauth_tokens: [],
+    staff_accounts: [],
+    desk_sessions: [],
   };
   let prev_hash = GENESIS_HASH;
   for (let i = 1; i <= count; i++) {
@@ -171,17 +187,10 @@ for (const dialect of DIALECTS) {
           format: 'holddesk-state',
           version: 1,
           source_dialect: dialect.name,
-          migrations: ['2026-11-29-001-front-desk'],
+          migrations: APPLIED,
         });
         const { tables } = snapshot;
-        expect(Object.keys(tables)).toEqual([
-          'appointments',
-          'escalations',
-          'slot_cells',
-          'approval_requests',
-          'audit_log',
-          'audit_heads',
-        ]);
+        expect(Object.keys(tables)).toEqual([...TABLE_ORDER]);
         expect(tables.appointments).toHaveLength(4);
         expect(tables.escalations).toHaveLength(1);
         expect(tables.approval_requests).toHaveLength(7);
@@ -197,7 +206,7 @@ for (const dialect of DIALECTS) {
       it('reads nothing from an empty database but the migrations', async () => {
         const store = await freshStore(dialect);
         await expectEmpty(store);
-        expect((await exportState(store)).migrations).toEqual(['2026-11-29-001-front-desk']);
+        expect((await exportState(store)).migrations).toEqual(APPLIED);
       });
     });
 
@@ -215,6 +224,13 @@ for (const dialect of DIALECTS) {
           approval_requests: 7,
           audit_log: 11,
           audit_heads: 1,
+          oauth_clients: 0,
+          caller_accounts: 0,
+          oauth_families: 0,
+          oauth_codes: 0,
+          oauth_tokens: 0,
+          staff_accounts: 0,
+          desk_sessions: 0,
         });
         expect(portable(await exportState(target))).toEqual(portable(first));
       });
@@ -375,11 +391,11 @@ for (const dialect of DIALECTS) {
         const target = await freshStore(dialect);
         const snapshot = {
           ...(await exportState(target)),
-          migrations: ['2026-11-29-001-front-desk', '2027-01-01-002-next'],
+          migrations: [...APPLIED, '2027-01-01-099-next'],
         };
         await expectRefused(
           snapshot,
-          /^the snapshot's schema \(2027-01-01-002-next\) differs from this database's \(2026-11-29-001-front-desk\)/,
+          /^the snapshot's schema \(2027-01-01-099-next\) differs from this database's \(2026-11-29-002-accounts-and-oauth\)/,
           target,
         );
       });
