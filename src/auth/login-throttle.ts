@@ -1,6 +1,7 @@
+import type {
+  RateLimiterRes} from 'rate-limiter-flexible';
 import {
   RateLimiterPostgres,
-  RateLimiterRes,
   RateLimiterSQLite,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';

@@ -336,7 +336,7 @@ async function insertInBatches(db: Executor, table: TableName, rows: readonly Ro
     // The rows were validated against this table's schema, which mirrors its columns exactly.
     await db
       .insertInto(table)
-      .values(rows.slice(start, start + INSERT_BATCH_ROWS) as never)
+      .values(rows.slice(start, start + INSERT_BATCH_ROWS))
       .execute();
   }
 }
