@@ -1,8 +1,11 @@
 /**
  * Exercises every caller tool against a running HoldDesk with the official MCP client and prints a
- * transcript: what was asked, what the server answered, and what a voice assistant would say.
+ * transcript: what was asked, what the server answered, and what a voice assistant would say. Then it
+ * plays the staff member: signs in to the desk's JSON API, approves the hold it made, and checks the
+ * caller now hears "confirmed".
  *
- *   npx tsx scripts/smoke-client.ts http://127.0.0.1:8641/mcp [--date 2026-12-02] [--token <bearer>]
+ *   HOLDDESK_DESK_PASSWORD=<staff password> npx tsx scripts/smoke-client.ts http://127.0.0.1:8641/mcp \
+ *       [--date 2026-12-02] [--token <bearer>] [--desk-user staff]
  */
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,10 +14,13 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { date: { type: 'string' }, token: { type: 'string' } },
+  options: { date: { type: 'string' }, token: { type: 'string' }, 'desk-user': { type: 'string' } },
 });
 const url = positionals[0] ?? 'http://127.0.0.1:8641/mcp';
 const token = values.token ?? process.env.HOLDDESK_BEARER_TOKEN;
+const deskUser = values['desk-user'] ?? process.env.HOLDDESK_DESK_USERNAME ?? 'staff';
+// From the environment, so the password never shows in a process list.
+const deskPassword = process.env.HOLDDESK_DESK_PASSWORD;
 
 type Structured = Record<string, unknown> & { ok: boolean; spoken_summary: string };
 
@@ -72,6 +78,18 @@ async function main(): Promise<void> {
     notes: 'Reviewing my home policy',
   });
   await call('get_appointment_status', { appointment_id: hold.appointment_id, contact: '0199' });
+  if (deskPassword) {
+    await approveOnDesk(new URL('/desk', url).href, hold.appointment_id as string);
+    const status = await call('get_appointment_status', {
+      appointment_id: hold.appointment_id,
+      contact: '0199',
+    });
+    if (status.status !== 'confirmed')
+      throw new Error(`expected a confirmed appointment, got ${String(status.status)}`);
+  } else {
+    print('(Desk step skipped: set HOLDDESK_DESK_PASSWORD to sign in to the desk and approve the hold.)');
+    print();
+  }
   await call('answer_office_faq', { question: 'What documents should I bring?' });
   await call('estimate_home_insurance_quote_range', {
     state: 'IL',
@@ -89,6 +107,42 @@ async function main(): Promise<void> {
   });
   await client.close();
   print('Every tool answered.');
+}
+
+/** The staff side, through the desk's JSON API: sign in, find the hold's request, approve it. */
+async function approveOnDesk(desk: string, appointmentId: string): Promise<void> {
+  print(`> sign in to ${desk} as ${deskUser}`);
+  const login = await fetch(`${desk}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: deskUser, password: deskPassword }),
+  });
+  if (login.status !== 200) throw new Error(`desk sign-in failed: ${login.status} ${await login.text()}`);
+  const session = login.headers.getSetCookie().find((c) => c.startsWith('holddesk_desk='));
+  if (!session) throw new Error('desk sign-in set no session cookie');
+  const cookie = session.split(';')[0]!;
+  const { csrf_token: csrf, staff } = (await login.json()) as {
+    csrf_token: string;
+    staff: { display_name: string };
+  };
+  print(`< signed in as ${staff.display_name}`);
+
+  const queue = (await (await fetch(`${desk}/api/approvals`, { headers: { cookie } })).json()) as {
+    approvals: { id: string; kind: string; appointment: { id: string } | null }[];
+  };
+  const request = queue.approvals.find((r) => r.kind === 'hold' && r.appointment?.id === appointmentId);
+  if (!request) throw new Error(`the hold ${appointmentId} is not in the desk's queue`);
+  print(`> approve ${request.id} (hold ${appointmentId})`);
+  const decided = await fetch(`${desk}/api/approvals/${request.id}/decision`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json', 'x-csrf-token': csrf },
+    body: JSON.stringify({ decision: 'approve', note: 'Approved by the smoke client' }),
+  });
+  if (decided.status !== 200) throw new Error(`approval failed: ${decided.status} ${await decided.text()}`);
+  const { approval } = (await decided.json()) as { approval: { status: string; decided_by_name: string } };
+  print(`< ${approval.status} by ${approval.decided_by_name}`);
+  await fetch(`${desk}/api/logout`, { method: 'POST', headers: { cookie, 'x-csrf-token': csrf } });
+  print();
 }
 
 main().catch((error: unknown) => {

@@ -2,13 +2,18 @@ import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig, readSettings, type Config } from './config.js';
+import { AccountCommandError, callerCommand, oauthClientCommand } from './commands/accounts.js';
 import { summariseOfficeData } from './commands/check-data.js';
+import { describeDemo, startDemo } from './commands/demo.js';
 import { startServer, StartError } from './commands/serve.js';
+import { staffCommand } from './commands/staff.js';
+import { tokenCommand } from './commands/token.js';
 import { DataError, loadOfficeData } from './office-data.js';
 import { describeTarget } from './store/dialect.js';
 import { MigrationError, migrateToLatest } from './store/migrate.js';
 import { openStore, StoreError } from './store/store.js';
 import { exportState, importState, TransferError } from './store/transfer.js';
+import { readSimConfig } from './sim/config.js';
 
 /**
  * The only module that knows it runs in a terminal: it parses arguments into a `Config`, runs one
@@ -21,15 +26,30 @@ HoldDesk: a voice front desk where the assistant holds and a human confirms.
 
 Commands:
   serve                run the server (the default command)
+  demo                 HoldDesk in OAuth mode plus the Alexa+-style voice simulator
+                       (port 8650, SIM_* settings; see README), logins printed once
   check-data           validate the office data files and print a summary of the office
   migrate              create or update the database schema, then exit
   export [file]        write the whole office state as JSON (to stdout without a file)
   import <file>        read an export into an empty database (e.g. SQLite -> PostgreSQL)
+  caller add|list|disable [username]
+                       caller accounts for account linking (password from
+                       HOLDDESK_NEW_PASSWORD, else generated and shown once)
+  oauth-client add|list|remove [client-id] [--redirect-uri <uri> ...]
+                       OAuth clients (the secret is generated and shown once)
+  staff add|list|disable|passwd [username] [--name <display name>] [--role staff|admin]
+                       staff desk accounts (password from HOLDDESK_NEW_PASSWORD,
+                       else generated and shown once)
+  token mint|list|revoke [token-id] [--staff <username>] [--name <label>] [--expires-in <days>]
+                       call-gateway personal access tokens (minted token shown once)
 
 Server options:
   --port <n>           port to listen on (8641)                             [HOLDDESK_PORT]
   --host <addr>        address to bind (127.0.0.1)                          [HOLDDESK_HOST]
-  --auth static        static: HOLDDESK_BEARER_TOKEN or, unset, open (loopback only)  [HOLDDESK_AUTH]
+  --auth static|oauth  static: HOLDDESK_BEARER_TOKEN or, unset, open (loopback only);
+                       oauth: the built-in authorization server (default when
+                       HOLDDESK_OAUTH_CLIENT_SECRET is set)                 [HOLDDESK_AUTH]
+  --auth-challenge mcp 401s at /mcp name the OAuth metadata (WWW-Authenticate) for generic clients
   --stateful           issue MCP-Session-Id sessions instead of stateless requests
   --json-response      answer plain JSON instead of server-sent events
   --allowed-host <h>   also accept this Host header (repeatable)            [HOLDDESK_ALLOWED_HOSTS]
@@ -54,6 +74,12 @@ const OPTIONS = {
   'allowed-host': { type: 'string', multiple: true },
   'allowed-origin': { type: 'string', multiple: true },
   'insecure-open': { type: 'boolean' },
+  'auth-challenge': { type: 'string' },
+  'redirect-uri': { type: 'string', multiple: true },
+  name: { type: 'string' },
+  role: { type: 'string' },
+  staff: { type: 'string' },
+  'expires-in': { type: 'string' },
   database: { type: 'string' },
   'data-dir': { type: 'string' },
   'log-level': { type: 'string' },
@@ -74,22 +100,47 @@ interface Io {
   readonly stderr: Output;
 }
 
-type Command = (config: Config, io: Io, args: readonly string[]) => Promise<void>;
+/** Command-specific flags, parsed with the rest. */
+interface CommandFlags {
+  readonly redirectUris: readonly string[];
+  readonly displayName?: string | undefined;
+  readonly role?: string | undefined;
+  readonly staff?: string | undefined;
+  readonly expiresIn?: string | undefined;
+}
+
+type Command = (config: Config, io: Io, args: readonly string[], flags: CommandFlags) => Promise<void>;
 
 /** How many positional arguments each command takes after its name. */
 const ARITY: Readonly<Record<string, { min: number; max: number }>> = {
   export: { min: 0, max: 1 },
   import: { min: 1, max: 1 },
+  caller: { min: 1, max: 2 },
+  'oauth-client': { min: 1, max: 2 },
+  staff: { min: 1, max: 2 },
+  token: { min: 1, max: 2 },
 };
 
 const COMMANDS: Readonly<Record<string, Command>> = {
+  caller: (config, io, args) => callerCommand(config, io, args),
+  staff: (config, io, args, flags) => staffCommand(config, io, args, flags),
+  token: (config, io, args, flags) =>
+    tokenCommand(config, io, args, {
+      staff: flags.staff,
+      name: flags.displayName,
+      expiresIn: flags.expiresIn,
+    }),
+  'oauth-client': (config, io, args, flags) => oauthClientCommand(config, io, args, flags.redirectUris),
   serve: async (config, io) => {
     const server = await startServer(config, { version: packageVersion() });
+    for (const notice of server.notices) io.stderr.write(`${notice}\n`);
     io.stdout.write(
       [
         `HoldDesk ${packageVersion()} is running on ${describeTarget(config.database)} (${describeAuth(config)}).`,
         `  MCP endpoint  ${server.url}/mcp`,
         `  Health        ${server.url}/healthz`,
+        `  Staff desk    ${server.url}/desk`,
+        `  Staff MCP     ${server.url}/staff/mcp (personal access tokens: holddesk token mint)`,
         'Press Ctrl+C to stop.',
         '',
       ].join('\n'),
@@ -97,6 +148,14 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     const signal = await untilShutdownSignal();
     io.stdout.write(`Received ${signal}: finishing requests in flight, then stopping.\n`);
     await server.close();
+  },
+  demo: async (config, io) => {
+    const demo = await startDemo(config, readSimConfig(io.env), { version: packageVersion() });
+    for (const notice of demo.notices) io.stderr.write(`${notice}\n`);
+    io.stdout.write(describeDemo(demo));
+    const signal = await untilShutdownSignal();
+    io.stdout.write(`Received ${signal}: stopping the simulator and HoldDesk.\n`);
+    await demo.close();
   },
   'check-data': async (config, io) => {
     const data = await loadOfficeData(config.dataDir);
@@ -149,6 +208,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
 };
 
 function describeAuth(config: Config): string {
+  if (config.auth === 'oauth') return 'OAuth: service and caller tokens';
   if (config.bearerToken) return 'static bearer token required';
   return 'open to local callers, no token';
 }
@@ -209,6 +269,7 @@ export async function main(io: Io): Promise<number> {
           allowedHosts: values['allowed-host']?.join(','),
           allowedOrigins: values['allowed-origin']?.join(','),
           insecureOpen: values['insecure-open'] ? 'true' : undefined,
+          authChallenge: values['auth-challenge'],
           dataDir: values['data-dir'],
           database: values.database,
           logLevel: values['log-level'],
@@ -216,7 +277,13 @@ export async function main(io: Io): Promise<number> {
         io.env,
       ),
     );
-    await command(config, io, rest);
+    await command(config, io, rest, {
+      redirectUris: values['redirect-uri'] ?? [],
+      displayName: values.name,
+      role: values.role,
+      staff: values.staff,
+      expiresIn: values['expires-in'],
+    });
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
@@ -229,7 +296,8 @@ export async function main(io: Io): Promise<number> {
       error instanceof StoreError ||
       error instanceof MigrationError ||
       error instanceof StartError ||
-      error instanceof TransferError
+      error instanceof TransferError ||
+      error instanceof AccountCommandError
     ) {
       io.stderr.write(`holddesk: ${error.message}\n`);
       return 1;

@@ -1,5 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import {
+  MAX_DISPLAY_NAME_LENGTH,
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  normaliseUsername,
+  USERNAME_PATTERN,
+} from './core/staff-accounts.js';
 import { parseDatabaseUrl } from './store/dialect.js';
 
 /**
@@ -26,11 +33,34 @@ const list = z
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
 
+/**
+ * One CSP source expression an operator may allow to frame the desk: an http(s) origin (a leading
+ * `*.` wildcard allowed) or 'self'. Anything else could smuggle further directives into the header.
+ */
+const FRAME_ANCESTOR = /^(?:'self'|https?:\/\/(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::\d{1,5})?)$/i;
+
 const ConfigSchema = z
   .object({
     port: z.coerce.number().int().min(0).max(65535).default(8641),
     host: z.string().min(1).default('127.0.0.1'),
-    auth: z.enum(['static', 'oauth']).default('static'),
+    /** Unset: `oauth` when an OAuth client secret is configured, else `static` (the reference's rule). */
+    auth: z.enum(['static', 'oauth']).optional(),
+    /** `mcp`: 401s at /mcp carry `WWW-Authenticate: Bearer resource_metadata=…` for generic MCP clients. */
+    authChallenge: z.enum(['mcp']).optional(),
+    oauthIssuer: z.url({ protocol: /^https?$/ }).optional(),
+    oauthClientId: z
+      .string()
+      .regex(/^[\w.-]{1,64}$/, 'letters, digits, ".", "_" or "-"')
+      .default('holddesk-dev-client'),
+    oauthClientSecret: z.string().min(16, 'use at least 16 characters').optional(),
+    oauthRedirectUris: list,
+    oauthTokenTtl: z.coerce.number().int().positive().default(3600),
+    oauthResource: z.url({ protocol: /^https?$/ }).optional(),
+    demoUsername: z
+      .string()
+      .regex(/^[\w.@-]{1,64}$/)
+      .default('demo'),
+    demoPassword: z.string().min(8, 'use at least 8 characters').optional(),
     /** Static mode: the one bearer token that opens `/mcp`; unset means open (loopback only). */
     bearerToken: z.string().min(16, 'use at least 16 characters').optional(),
     insecureOpen: flag,
@@ -52,6 +82,37 @@ const ConfigSchema = z
         }
       }),
     logLevel: z.enum(LOG_LEVELS).default('info'),
+    /** The desk account created at first start (role admin); lower case. */
+    deskUsername: z
+      .string()
+      .transform(normaliseUsername)
+      .pipe(z.string().regex(USERNAME_PATTERN, 'use 2 to 32 of a-z 0-9 . _ -'))
+      .default('staff'),
+    /** Unset: a random password is generated when the account is created, and printed once. */
+    deskPassword: z.string().min(MIN_PASSWORD_LENGTH).max(MAX_PASSWORD_LENGTH).optional(),
+    deskDisplayName: z.string().trim().min(1).max(MAX_DISPLAY_NAME_LENGTH).default('Front desk'),
+    /** Origins allowed to frame the desk (CSP frame-ancestors); empty means none. */
+    deskFrameAncestors: list.pipe(
+      z.array(
+        z
+          .string()
+          .regex(
+            FRAME_ANCESTOR,
+            "use origins like https://sim.example.com (or 'self'), separated by spaces or commas",
+          ),
+      ),
+    ),
+    /** The public base URL, e.g. `https://desk.example.com`; desk cookies are `Secure` when it is https. */
+    publicUrl: z
+      .url({ protocol: /^https?$/, error: 'use an absolute http:// or https:// URL' })
+      .transform((url) => url.replace(/\/+$/, ''))
+      .optional(),
+    /** Call gateway: calls in progress at once, and calls placed per office-local day. */
+    maxConcurrentCalls: z.coerce.number().int().min(1).max(100).default(2),
+    dailyCallLimit: z.coerce.number().int().min(1).max(10_000).default(20),
+    /** Staff may also present JWTs from this OpenID provider (with this audience) on the gateway. */
+    oidcIssuer: z.url({ protocol: /^https?$/ }).optional(),
+    oidcAudience: z.string().min(1).optional(),
     /** Frozen clock for demos and reproducible tests, e.g. `2026-09-14T10:00:00` (UTC when no zone given). */
     fixedNow: z
       .string()
@@ -67,20 +128,24 @@ const ConfigSchema = z
         return instant;
       }),
   })
+  .transform((config) => ({
+    ...config,
+    auth: config.auth ?? (config.oauthClientSecret === undefined ? 'static' : 'oauth'),
+  }))
   .superRefine((config, ctx) => {
-    if (config.auth === 'oauth') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['auth'],
-        message: 'oauth mode is not available in this version; use static',
-      });
-    }
     const open = config.auth === 'static' && config.bearerToken === undefined;
     if (open && !LOOPBACK_HOSTS.has(config.host) && !config.insecureOpen) {
       ctx.addIssue({
         code: 'custom',
         path: ['host'],
         message: `refusing to serve an open /mcp on ${config.host}: set HOLDDESK_BEARER_TOKEN, use --auth oauth, or pass --insecure-open`,
+      });
+    }
+    if ((config.oidcIssuer === undefined) !== (config.oidcAudience === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [config.oidcIssuer === undefined ? 'oidcIssuer' : 'oidcAudience'],
+        message: 'set both HOLDDESK_OIDC_ISSUER and HOLDDESK_OIDC_AUDIENCE, or neither',
       });
     }
   });
@@ -92,6 +157,15 @@ const ENVIRONMENT: Readonly<Record<keyof z.input<typeof ConfigSchema>, string | 
   port: 'HOLDDESK_PORT',
   host: 'HOLDDESK_HOST',
   auth: 'HOLDDESK_AUTH',
+  authChallenge: null,
+  oauthIssuer: 'HOLDDESK_OAUTH_ISSUER',
+  oauthClientId: 'HOLDDESK_OAUTH_CLIENT_ID',
+  oauthClientSecret: 'HOLDDESK_OAUTH_CLIENT_SECRET',
+  oauthRedirectUris: 'HOLDDESK_OAUTH_REDIRECT_URIS',
+  oauthTokenTtl: 'HOLDDESK_OAUTH_TOKEN_TTL',
+  oauthResource: 'HOLDDESK_OAUTH_RESOURCE',
+  demoUsername: 'HOLDDESK_DEMO_USERNAME',
+  demoPassword: 'HOLDDESK_DEMO_PASSWORD',
   bearerToken: 'HOLDDESK_BEARER_TOKEN',
   insecureOpen: null,
   stateful: null,
@@ -102,6 +176,15 @@ const ENVIRONMENT: Readonly<Record<keyof z.input<typeof ConfigSchema>, string | 
   database: 'HOLDDESK_DATABASE_URL',
   logLevel: 'HOLDDESK_LOG_LEVEL',
   fixedNow: 'HOLDDESK_FIXED_NOW',
+  deskUsername: 'HOLDDESK_DESK_USERNAME',
+  deskPassword: 'HOLDDESK_DESK_PASSWORD',
+  deskDisplayName: 'HOLDDESK_DESK_DISPLAY_NAME',
+  deskFrameAncestors: 'HOLDDESK_DESK_FRAME_ANCESTORS',
+  publicUrl: 'HOLDDESK_PUBLIC_URL',
+  maxConcurrentCalls: 'HOLDDESK_MAX_CONCURRENT_CALLS',
+  dailyCallLimit: 'HOLDDESK_DAILY_CALL_LIMIT',
+  oidcIssuer: 'HOLDDESK_OIDC_ISSUER',
+  oidcAudience: 'HOLDDESK_OIDC_AUDIENCE',
 };
 
 export function readSettings(flags: Settings, env: NodeJS.ProcessEnv): Settings {

@@ -1,11 +1,14 @@
 import type { Principal } from '../mcp/principal.js';
 
-/** The MCP auth gate's answer for one request: who is calling, or nobody. */
-export type Authentication =
-  { readonly ok: true; readonly principal: Principal; readonly token: string } | { readonly ok: false };
+/**
+ * An MCP auth gate's answer for one request: who is calling, or nobody. Each MCP surface has its own
+ * kind of principal: callers on `/mcp` (the default), staff on `/staff/mcp`.
+ */
+export type Authentication<P = Principal> =
+  { readonly ok: true; readonly principal: P; readonly token: string } | { readonly ok: false };
 
-export interface Authenticator {
-  authenticate(request: Request): Promise<Authentication>;
+export interface Authenticator<P = Principal> {
+  authenticate(request: Request): Promise<Authentication<P>>;
 }
 
 /** The bearer token of an `Authorization: Bearer <token>` header (RFC 6750 §2.1), if any. */

@@ -1,10 +1,5 @@
-import type {
-  RateLimiterRes} from 'rate-limiter-flexible';
-import {
-  RateLimiterPostgres,
-  RateLimiterSQLite,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import type { RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterPostgres, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Store } from '../store/store.js';
 
 /**

@@ -1,8 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
+import { createAdaptorServer } from '@hono/node-server';
 import { createApp, type HoldDeskApp } from '../app.js';
 import { clockFor, type Config } from '../config.js';
+import type { GatewayTelephony } from '../gateway/call-gateway.js';
+import { WebSocketEndpoint } from '../gateway/websocket-server.js';
 import { createLogger, type Logger } from '../logger.js';
 import { loadOfficeData } from '../office-data.js';
 import { openStore, type Store } from '../store/store.js';
@@ -14,6 +16,8 @@ export interface RunningServer {
   /** Base URL, e.g. `http://127.0.0.1:8641`. */
   readonly url: string;
   readonly port: number;
+  /** One-time notices for the operator (generated development secrets). */
+  readonly notices: readonly string[];
   /** Stops accepting, lets in-flight requests finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -47,16 +51,18 @@ function urlHost(host: string): string {
  */
 export async function startServer(
   config: Config,
-  options: { version: string; logger?: Logger },
+  options: { version: string; logger?: Logger; securityClock?: () => Date; telephony?: GatewayTelephony },
 ): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config);
   const data = await loadOfficeData(config.dataDir);
   const store: Store = await openStore(config.database);
   let app: HoldDeskApp | undefined;
-  const listener = getRequestListener(
-    (request) => app?.fetch(request) ?? new Response('starting', { status: 503 }),
-  );
-  const server = createServer((req, res) => void listener(req, res));
+  // WebSocket upgrades (/api/events) go through the same app, by the Node adapter's upgrade support.
+  const websockets = new WebSocketEndpoint();
+  const server = createAdaptorServer({
+    fetch: (request, env) => app?.fetch(request, env) ?? new Response('starting', { status: 503 }),
+    websocket: { server: websockets },
+  }) as Server;
   server.keepAliveTimeout = 5_000;
   let port: number;
   try {
@@ -69,6 +75,8 @@ export async function startServer(
       clock: clockFor(config),
       version: options.version,
       port,
+      ...(options.securityClock ? { securityClock: options.securityClock } : {}),
+      ...(options.telephony ? { telephony: options.telephony } : {}),
     });
   } catch (error) {
     server.close();
@@ -80,6 +88,8 @@ export async function startServer(
   const close = () => {
     closing ??= (async () => {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      app?.drain();
+      websockets.close();
       server.closeIdleConnections();
       const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       cut.unref();
@@ -90,5 +100,5 @@ export async function startServer(
     })();
     return closing;
   };
-  return { url: `http://${urlHost(config.host)}:${port}`, port, close };
+  return { url: `http://${urlHost(config.host)}:${port}`, port, notices: app.notices, close };
 }

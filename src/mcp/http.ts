@@ -11,19 +11,20 @@ import {
 import type { Authenticator } from '../auth/authenticator.js';
 import { jsonRpcErrorResponse, unauthorizedResponse } from '../http/json-rpc-errors.js';
 import { checkOrigin, type OriginPolicy } from '../http/origin-guard.js';
-import { toAuthInfo } from './principal.js';
+import { toAuthInfo, type Principal } from './principal.js';
 import { StatelessMultiplexTransport } from './stateless-transport.js';
 
 /**
- * The caller MCP endpoint over Streamable HTTP (MCP spec 2025-11-25, "Transports"). Stateless by
- * default: one long-lived server answers every POST. With `stateful`, each initialize opens a
- * session (`MCP-Session-Id`) served by the SDK's own transport and a server of its own.
+ * An MCP endpoint over Streamable HTTP (MCP spec 2025-11-25, "Transports"), serving the caller
+ * surface (`/mcp`) and the staff gateway (`/staff/mcp`), each with its own authenticator and server.
+ * Stateless by default: one long-lived server answers every POST. With `stateful`, each initialize
+ * opens a session (`MCP-Session-Id`) served by the SDK's own transport and a server of its own.
  */
-export interface McpEndpointOptions {
+export interface McpEndpointOptions<P extends Pick<Principal, 'clientId' | 'scopes'> = Principal> {
   readonly stateful: boolean;
   readonly jsonResponse: boolean;
   readonly origins: OriginPolicy;
-  readonly authenticator: Authenticator;
+  readonly authenticator: Authenticator<P>;
   /** Builds a server around the shared, already-built tool definitions. */
   readonly buildServer: () => McpServer;
   /** Sent with 401 when generic MCP clients should be pointed at the authorization server. */
@@ -87,7 +88,9 @@ interface Session {
   lastSeen: number;
 }
 
-export async function createMcpEndpoint(options: McpEndpointOptions): Promise<McpEndpoint> {
+export async function createMcpEndpoint<P extends Pick<Principal, 'clientId' | 'scopes'> = Principal>(
+  options: McpEndpointOptions<P>,
+): Promise<McpEndpoint> {
   const shared = new StatelessMultiplexTransport();
   const sharedServer = options.buildServer();
   await sharedServer.connect(shared);

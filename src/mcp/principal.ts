@@ -30,7 +30,7 @@ export interface Principal {
 export type ToolAccess = 'public' | 'user';
 
 /** The principal travels to tool handlers inside the SDK's `authInfo`, under `extra`. */
-export function toAuthInfo(principal: Principal, token: string): AuthInfo {
+export function toAuthInfo(principal: Pick<Principal, 'clientId' | 'scopes'>, token: string): AuthInfo {
   return { token, clientId: principal.clientId, scopes: [...principal.scopes], extra: { principal } };
 }
 

@@ -1,4 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
+import { ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { OfficeData } from '../office-data.js';
 import type { FrontDesk } from '../usecases/front-desk.js';
@@ -23,6 +25,33 @@ export function officeProfile({ office }: OfficeData) {
     staff: office.staff.map(({ id, name, title, services }) => ({ id, name, title, services })),
     approval_rule: 'Holds and cancellations are requests; a staff member confirms each one.',
   };
+}
+
+let listedTools: Tool[] | undefined;
+
+/**
+ * The `tools/list` answer, rendered once per process. It is the same for every caller, yet the SDK
+ * converts every Zod schema to JSON Schema again on each call, which made a tools/list cost several
+ * times a tool call. Rendered with the SDK's own converter and options, so the answer is unchanged.
+ */
+function toolList(): Tool[] {
+  listedTools ??= TOOLS.map((definition) => ({
+    name: definition.name,
+    title: definition.title,
+    description: definition.description,
+    inputSchema: toJsonSchemaCompat(definition.inputSchema, {
+      strictUnions: true,
+      pipeStrategy: 'input',
+    }) as Tool['inputSchema'],
+    annotations: { title: definition.title, ...definition.annotations },
+    // What `registerTool` records for a tool that is not a task.
+    execution: { taskSupport: 'forbidden' },
+    outputSchema: toJsonSchemaCompat(definition.outputSchema, {
+      strictUnions: true,
+      pipeStrategy: 'output',
+    }) as Tool['outputSchema'],
+  }));
+  return listedTools;
 }
 
 /**
@@ -53,6 +82,8 @@ export function buildMcpServer(desk: FrontDesk, data: OfficeData, version: strin
       },
     );
   }
+
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList() }));
 
   const profile = JSON.stringify(officeProfile(data), null, 2);
   server.registerResource(

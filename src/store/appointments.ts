@@ -12,6 +12,12 @@ export interface BusyRow {
 
 const OCCUPYING: readonly AppointmentStatus[] = ['pending_approval', 'confirmed', 'cancel_requested'];
 
+/**
+ * An upper bound on any appointment's length: a slot must fit inside one opening period of one day
+ * (see `startsIn` in core/schedule), so two days leaves room for clock changes and any office hours.
+ */
+export const MAX_APPOINTMENT_MS = 2 * 24 * 60 * 60_000;
+
 /** Thrown inside a transaction when a slot cell is already taken, so the whole hold rolls back. */
 export class SlotTakenError extends Error {
   override readonly name = 'SlotTakenError';
@@ -58,11 +64,16 @@ export function appointments(db: Executor, officeId: string) {
 
     /** Everything that occupies staff time and overlaps [from, to). */
     async listBusy(from: string, to: string): Promise<BusyRow[]> {
+      // `ends_at > from` cannot bound an index on start times, so without a lower bound on the start
+      // the scan would walk the office's whole history before `to`. No appointment is longer than
+      // MAX_APPOINTMENT_MS, so nothing starting earlier than that before `from` can overlap.
+      const earliestStart = new Date(Date.parse(from) - MAX_APPOINTMENT_MS).toISOString();
       return db
         .selectFrom('appointments')
         .select(['staff_id', 'starts_at', 'ends_at'])
         .where('office_id', '=', officeId)
         .where('status', 'in', OCCUPYING)
+        .where('starts_at', '>', earliestStart)
         .where('starts_at', '<', to)
         .where('ends_at', '>', from)
         .execute();

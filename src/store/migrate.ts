@@ -3,6 +3,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import type { Dialect } from './dialect.js';
 import * as frontDesk from './migrations/2026-11-29-001-front-desk.js';
 import * as accountsAndOauth from './migrations/2026-11-29-002-accounts-and-oauth.js';
+import * as callGateway from './migrations/2026-11-29-003-call-gateway.js';
 
 /**
  * Migrations are listed explicitly, in order, named by date; each is frozen once released. They take
@@ -15,6 +16,7 @@ interface DialectMigration {
 const MIGRATIONS: ReadonlyArray<readonly [string, DialectMigration]> = [
   ['2026-11-29-001-front-desk', frontDesk],
   ['2026-11-29-002-accounts-and-oauth', accountsAndOauth],
+  ['2026-11-29-003-call-gateway', callGateway],
 ];
 
 class ListedMigrations implements MigrationProvider {

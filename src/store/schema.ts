@@ -150,6 +150,108 @@ export interface DeskSessionsTable {
   expires_at: string;
 }
 
+/** A staff member's personal access token for the call gateway: only its SHA-256 is stored. */
+export interface PersonalAccessTokensTable {
+  id: string;
+  office_id: string;
+  staff_username: string;
+  name: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** A phone a staff member can be rung on when the gateway hands a call over. */
+export interface DevicesTable {
+  id: string;
+  office_id: string;
+  staff_username: string;
+  name: string;
+  kind: 'sip' | 'phone';
+  address: string;
+  created_at: string;
+}
+
+export interface CallFlowsTable {
+  id: string;
+  office_id: string;
+  name: string;
+  phone_number: string;
+  /** JSON array of steps, validated by `core/calls/call-flows.ts`. */
+  steps_json: string;
+  notes: string | null;
+  source: 'manual' | 'learned';
+  learned_from_call_id: string | null;
+  version: number;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CallsTable {
+  id: string;
+  office_id: string;
+  placed_by: string;
+  placed_via: string;
+  credential_id: string | null;
+  number: string;
+  mode: string;
+  intent: string | null;
+  call_flow_id: string | null;
+  device_id: string | null;
+  status: string;
+  end_reason: string | null;
+  classification: string | null;
+  created_at: string;
+  answered_at: string | null;
+  hold_started_at: string | null;
+  hold_ms: number;
+  human_at: string | null;
+  bridged_at: string | null;
+  ended_at: string | null;
+  updated_at: string;
+  lease_until: string | null;
+}
+
+export interface CallEventsTable {
+  call_id: string;
+  seq: number;
+  office_id: string;
+  at: string;
+  kind: string;
+  details_json: string;
+}
+
+export interface CallTranscriptLinesTable {
+  call_id: string;
+  seq: number;
+  office_id: string;
+  at: string;
+  offset_ms: number;
+  speaker: string;
+  text: string;
+}
+
+export interface CallRecordingsTable {
+  call_id: string;
+  office_id: string;
+  location: string;
+  format: string;
+  duration_ms: number;
+  created_at: string;
+}
+
+export interface CallSummariesTable {
+  call_id: string;
+  office_id: string;
+  summary: string;
+  action_items_json: string;
+  sentiment: string;
+  created_at: string;
+}
+
 export interface Database {
   appointments: AppointmentsTable;
   slot_cells: SlotCellsTable;
@@ -164,6 +266,14 @@ export interface Database {
   oauth_tokens: OauthTokensTable;
   staff_accounts: StaffAccountsTable;
   desk_sessions: DeskSessionsTable;
+  personal_access_tokens: PersonalAccessTokensTable;
+  devices: DevicesTable;
+  call_flows: CallFlowsTable;
+  calls: CallsTable;
+  call_events: CallEventsTable;
+  call_transcript_lines: CallTranscriptLinesTable;
+  call_recordings: CallRecordingsTable;
+  call_summaries: CallSummariesTable;
 }
 
 export type { Generated };

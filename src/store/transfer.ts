@@ -25,6 +25,7 @@ export class TransferError extends Error {
 const text = z.string();
 const optionalText = z.string().nullable();
 const sequence = z.number().int().positive();
+const count = z.number().int().nonnegative();
 
 /** One schema per table, mirroring `schema.ts`; strict, so a column this version lacks is refused. */
 const ROW_SCHEMAS = {
@@ -155,6 +156,97 @@ const ROW_SCHEMAS = {
     created_at: text,
     expires_at: text,
   }),
+  personal_access_tokens: z.strictObject({
+    id: text,
+    office_id: text,
+    staff_username: text,
+    name: text,
+    token_hash: text,
+    created_at: text,
+    expires_at: text,
+    last_used_at: optionalText,
+    revoked_at: optionalText,
+  }),
+  devices: z.strictObject({
+    id: text,
+    office_id: text,
+    staff_username: text,
+    name: text,
+    kind: z.enum(['sip', 'phone']),
+    address: text,
+    created_at: text,
+  }),
+  call_flows: z.strictObject({
+    id: text,
+    office_id: text,
+    name: text,
+    phone_number: text,
+    steps_json: text,
+    notes: optionalText,
+    source: z.enum(['manual', 'learned']),
+    learned_from_call_id: optionalText,
+    version: sequence,
+    created_by: text,
+    created_at: text,
+    updated_at: text,
+  }),
+  calls: z.strictObject({
+    id: text,
+    office_id: text,
+    placed_by: text,
+    placed_via: text,
+    credential_id: optionalText,
+    number: text,
+    mode: text,
+    intent: optionalText,
+    call_flow_id: optionalText,
+    device_id: optionalText,
+    status: text,
+    end_reason: optionalText,
+    classification: optionalText,
+    created_at: text,
+    answered_at: optionalText,
+    hold_started_at: optionalText,
+    hold_ms: count,
+    human_at: optionalText,
+    bridged_at: optionalText,
+    ended_at: optionalText,
+    updated_at: text,
+    lease_until: optionalText,
+  }),
+  call_events: z.strictObject({
+    call_id: text,
+    seq: sequence,
+    office_id: text,
+    at: text,
+    kind: text,
+    details_json: text,
+  }),
+  call_transcript_lines: z.strictObject({
+    call_id: text,
+    seq: sequence,
+    office_id: text,
+    at: text,
+    offset_ms: count,
+    speaker: text,
+    text,
+  }),
+  call_recordings: z.strictObject({
+    call_id: text,
+    office_id: text,
+    location: text,
+    format: text,
+    duration_ms: count,
+    created_at: text,
+  }),
+  call_summaries: z.strictObject({
+    call_id: text,
+    office_id: text,
+    summary: text,
+    action_items_json: text,
+    sentiment: text,
+    created_at: text,
+  }),
 } satisfies { [T in keyof Database]: z.ZodType<Database[T]> };
 
 export type TableName = keyof typeof ROW_SCHEMAS;
@@ -174,6 +266,14 @@ export const TABLE_ORDER = [
   'oauth_tokens',
   'staff_accounts',
   'desk_sessions',
+  'personal_access_tokens',
+  'devices',
+  'call_flows',
+  'calls',
+  'call_events',
+  'call_transcript_lines',
+  'call_recordings',
+  'call_summaries',
 ] as const satisfies readonly TableName[];
 
 const PRIMARY_KEYS: { readonly [T in TableName]: readonly (keyof Database[T] & string)[] } = {
@@ -190,6 +290,14 @@ const PRIMARY_KEYS: { readonly [T in TableName]: readonly (keyof Database[T] & s
   oauth_tokens: ['token_hash'],
   staff_accounts: ['office_id', 'username'],
   desk_sessions: ['id_hash'],
+  personal_access_tokens: ['id'],
+  devices: ['id'],
+  call_flows: ['id'],
+  calls: ['id'],
+  call_events: ['call_id', 'seq'],
+  call_transcript_lines: ['call_id', 'seq'],
+  call_recordings: ['call_id'],
+  call_summaries: ['call_id'],
 };
 
 const SnapshotSchema = z.strictObject({
@@ -212,6 +320,14 @@ const SnapshotSchema = z.strictObject({
     oauth_tokens: z.array(ROW_SCHEMAS.oauth_tokens),
     staff_accounts: z.array(ROW_SCHEMAS.staff_accounts),
     desk_sessions: z.array(ROW_SCHEMAS.desk_sessions),
+    personal_access_tokens: z.array(ROW_SCHEMAS.personal_access_tokens),
+    devices: z.array(ROW_SCHEMAS.devices),
+    call_flows: z.array(ROW_SCHEMAS.call_flows),
+    calls: z.array(ROW_SCHEMAS.calls),
+    call_events: z.array(ROW_SCHEMAS.call_events),
+    call_transcript_lines: z.array(ROW_SCHEMAS.call_transcript_lines),
+    call_recordings: z.array(ROW_SCHEMAS.call_recordings),
+    call_summaries: z.array(ROW_SCHEMAS.call_summaries),
   }),
 });
 

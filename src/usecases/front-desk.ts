@@ -205,6 +205,7 @@ export class FrontDesk {
         created_at: at,
         updated_at: at,
       };
+      const requestId = this.ctx.newId('REQ');
       try {
         await this.ctx.store.transaction(async (tx) => {
           const repo = repositories(this.ctx, tx);
@@ -219,7 +220,6 @@ export class FrontDesk {
             if (isUniqueViolation(error)) throw new SlotTakenError(record.id);
             throw error;
           }
-          const requestId = this.ctx.newId('REQ');
           await repo.approvals.insert({
             id: requestId,
             office_id: this.office.id,
@@ -269,6 +269,7 @@ export class FrontDesk {
         }
         throw error;
       }
+      this.ctx.notify?.({ action: 'hold.placed', approvalId: requestId });
       const view = this.view(record);
       return success({
         ...view,
@@ -383,6 +384,7 @@ export class FrontDesk {
         'invalid_transition',
         'This appointment changed a moment ago. Please check its status and try again.',
       );
+    this.ctx.notify?.({ action: 'cancellation.requested', approvalId: requestId });
     const view = this.view({ ...record, ...next.value, cancel_reason: cancelReason });
     return success({
       ...view,
@@ -473,6 +475,7 @@ export class FrontDesk {
         details: { approval_id: requestId, action: input.action.trim(), urgency } satisfies JsonValue,
       });
     });
+    this.ctx.notify?.({ action: 'escalation.opened', approvalId: requestId });
     return success({
       escalation_id: escalationId,
       approval_id: requestId,
@@ -495,7 +498,7 @@ export async function expireHold(
   const next = applyAppointmentCommand(record, 'expire_hold', 'system');
   if (!next.ok) return false;
   const at = now.toISOString();
-  return ctx.store.transaction(async (tx) => {
+  const expired = await ctx.store.transaction(async (tx) => {
     const repo = repositories(ctx, tx);
     if (!(await repo.appointments.transition(record.id, 'pending_approval', next.value, at))) return false;
     await repo.appointments.releaseCells(record.id);
@@ -521,6 +524,8 @@ export async function expireHold(
     });
     return true;
   });
+  if (expired) ctx.notify?.({ action: 'hold.expired', approvalId: null });
+  return expired;
 }
 
 /** Expires every undecided hold whose start has passed; the server runs this periodically. */

@@ -16,7 +16,11 @@ import { createTestStore, DIALECTS, type DialectUnderTest } from '../support/dat
 import { bundledOfficeData, DEMO_NOW } from '../support/office.js';
 
 /** Every migration this version of HoldDesk applies, in order. */
-const APPLIED = ['2026-11-29-001-front-desk', '2026-11-29-002-accounts-and-oauth'];
+const APPLIED = [
+  '2026-11-29-001-front-desk',
+  '2026-11-29-002-accounts-and-oauth',
+  '2026-11-29-003-call-gateway',
+];
 
 const STAFF = { account: 'staff', name: 'Sam Rivera' };
 const CONTACT = '(312) 555-0199';
@@ -130,6 +134,14 @@ function largeSnapshot(count: number, migrations: string[]): StateSnapshot {
     oauth_tokens: [],
     staff_accounts: [],
     desk_sessions: [],
+    personal_access_tokens: [],
+    devices: [],
+    call_flows: [],
+    calls: [],
+    call_events: [],
+    call_transcript_lines: [],
+    call_recordings: [],
+    call_summaries: [],
   };
   let prev_hash = GENESIS_HASH;
   for (let i = 1; i <= count; i++) {
@@ -231,6 +243,14 @@ for (const dialect of DIALECTS) {
           oauth_tokens: 0,
           staff_accounts: 0,
           desk_sessions: 0,
+          personal_access_tokens: 0,
+          devices: 0,
+          call_flows: 0,
+          calls: 0,
+          call_events: 0,
+          call_transcript_lines: 0,
+          call_recordings: 0,
+          call_summaries: 0,
         });
         expect(portable(await exportState(target))).toEqual(portable(first));
       });
@@ -395,7 +415,7 @@ for (const dialect of DIALECTS) {
         };
         await expectRefused(
           snapshot,
-          /^the snapshot's schema \(2027-01-01-099-next\) differs from this database's \(2026-11-29-002-accounts-and-oauth\)/,
+          /^the snapshot's schema \(2027-01-01-099-next\) differs from this database's \(2026-11-29-003-call-gateway\)/,
           target,
         );
       });

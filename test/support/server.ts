@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startServer, type RunningServer } from '../../src/commands/serve.js';
 import { parseConfig, type Settings } from '../../src/config.js';
+import type { GatewayTelephony } from '../../src/gateway/call-gateway.js';
 import type { DatabaseTarget } from '../../src/store/dialect.js';
 import type { DialectUnderTest, TestDatabase } from './databases.js';
 import { DATA_DIR, DEMO_NOW } from './office.js';
@@ -23,7 +24,19 @@ function targetSetting(target: DatabaseTarget): Settings {
   return { database: url.toString() };
 }
 
-async function start(database: TestDatabase, settings: Settings, port = '0'): Promise<TestServer> {
+export interface TestServerOptions {
+  /** Time for token and session expiry; tests that need expiry pass a clock they can move. */
+  readonly securityClock?: () => Date;
+  /** A carrier and audio analysis for the call gateway (the scripted test carrier). */
+  readonly telephony?: GatewayTelephony;
+}
+
+async function start(
+  database: TestDatabase,
+  settings: Settings,
+  options: TestServerOptions,
+  port = '0',
+): Promise<TestServer> {
   const config = parseConfig({
     port,
     logLevel: 'silent',
@@ -32,14 +45,14 @@ async function start(database: TestDatabase, settings: Settings, port = '0'): Pr
     ...targetSetting(database.target),
     ...settings,
   });
-  const running = await startServer(config, { version: 'test' });
+  const running = await startServer(config, { version: 'test', ...options });
   return {
     ...running,
     mcpUrl: `${running.url}/mcp`,
     database,
     restart: async () => {
       await running.close();
-      return start(database, settings, String(running.port));
+      return start(database, settings, options, String(running.port));
     },
     dispose: async () => {
       await running.close();
@@ -52,8 +65,22 @@ async function start(database: TestDatabase, settings: Settings, port = '0'): Pr
 export async function startTestServer(
   dialect: DialectUnderTest,
   settings: Settings = {},
+  options: TestServerOptions = {},
 ): Promise<TestServer> {
-  return start(await dialect.create(), settings);
+  return start(await dialect.create(), settings, options);
+}
+
+/**
+ * Another HoldDesk on the same database as `first`: several instances, one office. Its `dispose`
+ * stops only this server and leaves the database to `first`.
+ */
+export async function startSiblingServer(
+  first: TestServer,
+  settings: Settings = {},
+  options: TestServerOptions = {},
+): Promise<TestServer> {
+  const shared: TestDatabase = { target: first.database.target, dispose: () => Promise.resolve() };
+  return start(shared, settings, options);
 }
 
 /** The official MCP client over Streamable HTTP, optionally with a bearer token. */
