@@ -1,4 +1,4 @@
-import type { ApprovalKind, ApprovalStatus } from '../core/approvals.js';
+import { initialApprovalStatus, type ApprovalKind, type ApprovalStatus } from '../core/approvals.js';
 import type { ApprovalRequestsTable, EscalationsTable } from './schema.js';
 import type { Executor } from './store.js';
 
@@ -22,6 +22,29 @@ export function approvals(db: Executor, officeId: string) {
   return {
     async insert(record: ApprovalRecord): Promise<void> {
       await db.insertInto('approval_requests').values(record).execute();
+    },
+
+    /** Opens a request in the queue, awaiting its first decision. */
+    async open(request: {
+      id: string;
+      kind: ApprovalKind;
+      appointment_id?: string;
+      escalation_id?: string;
+      requested_by: string;
+      caller_said: string | null;
+      created_at: string;
+    }): Promise<void> {
+      await this.insert({
+        appointment_id: null,
+        escalation_id: null,
+        ...request,
+        office_id: officeId,
+        status: initialApprovalStatus(request.kind),
+        decided_at: null,
+        decided_by_account: null,
+        decided_by_name: null,
+        decision_note: null,
+      });
     },
 
     async findById(id: string): Promise<ApprovalRecord | undefined> {

@@ -4,7 +4,7 @@ import {
   isHoldExpired,
   type AppointmentStatus,
 } from '../core/appointments.js';
-import { initialApprovalStatus, type Urgency } from '../core/approvals.js';
+import type { Urgency } from '../core/approvals.js';
 import type { JsonValue } from '../core/audit-chain.js';
 import { contactMatches, describeContact, parseContact } from '../core/contact.js';
 import { answerFaq } from '../core/faq.js';
@@ -220,20 +220,13 @@ export class FrontDesk {
             if (isUniqueViolation(error)) throw new SlotTakenError(record.id);
             throw error;
           }
-          await repo.approvals.insert({
+          await repo.approvals.open({
             id: requestId,
-            office_id: this.office.id,
             kind: 'hold',
-            status: initialApprovalStatus('hold'),
             appointment_id: record.id,
-            escalation_id: null,
             requested_by: subject,
             caller_said: record.notes,
             created_at: at,
-            decided_at: null,
-            decided_by_account: null,
-            decided_by_name: null,
-            decision_note: null,
           });
           await repo.audit.append({
             at,
@@ -352,20 +345,13 @@ export class FrontDesk {
       ) {
         return false;
       }
-      await repo.approvals.insert({
+      await repo.approvals.open({
         id: requestId,
-        office_id: this.office.id,
         kind: 'cancellation',
-        status: initialApprovalStatus('cancellation'),
         appointment_id: record.id,
-        escalation_id: null,
         requested_by: subject,
         caller_said: cancelReason,
         created_at: at,
-        decided_at: null,
-        decided_by_account: null,
-        decided_by_name: null,
-        decision_note: null,
       });
       await repo.audit.append({
         at,
@@ -449,20 +435,13 @@ export class FrontDesk {
         urgency,
         created_at: at,
       });
-      await repo.approvals.insert({
+      await repo.approvals.open({
         id: requestId,
-        office_id: this.office.id,
         kind: 'escalation',
-        status: initialApprovalStatus('escalation'),
-        appointment_id: null,
         escalation_id: escalationId,
         requested_by: subject,
         caller_said: input.summary.trim(),
         created_at: at,
-        decided_at: null,
-        decided_by_account: null,
-        decided_by_name: null,
-        decision_note: null,
       });
       await repo.audit.append({
         at,
