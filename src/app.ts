@@ -61,7 +61,6 @@ export async function createApp(deps: AppDependencies): Promise<HoldDeskApp> {
 
   const securityClock = deps.securityClock ?? (() => new Date());
   const throttle = new LoginThrottle(store);
-  const staffDesk = await createDesk({ ctx, config, changes, throttle, logger, securityClock });
   const oauth =
     config.auth === 'oauth'
       ? await setUpOAuth({
@@ -98,6 +97,16 @@ export async function createApp(deps: AppDependencies): Promise<HoldDeskApp> {
     version: deps.version,
     origins: originPolicy(deps.port, config.allowedHosts, config.allowedOrigins),
     telephony: deps.telephony,
+  });
+  // The desk's Calls and Access tokens pages act through the gateway's own services.
+  const staffDesk = await createDesk({
+    ctx,
+    config,
+    changes,
+    throttle,
+    logger,
+    securityClock,
+    gateway: { tokens: gateway.tokens, calls: gateway.gateway },
   });
 
   const app = new Hono();

@@ -12,6 +12,7 @@ import { LiveStreams } from './live.js';
 import { adminRoutes } from './routes/admin.js';
 import { apiRoutes } from './routes/api.js';
 import { authRoutes } from './routes/auth.js';
+import { gatewayPageRoutes, type DeskGateway } from './routes/gateway-pages.js';
 import { pageRoutes } from './routes/pages.js';
 import type { DeskServices } from './services.js';
 import { DeskSessions, type DeskEnv } from './session.js';
@@ -37,6 +38,8 @@ export interface DeskOptions {
   readonly securityClock: () => Date;
   /** How often live streams re-check their session and send a keep-alive (tests shorten it). */
   readonly heartbeatMs?: number;
+  /** The call gateway's token and call services, for the Access tokens and Calls pages. */
+  readonly gateway?: DeskGateway | undefined;
 }
 
 export interface Desk {
@@ -87,7 +90,12 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
     sessions: new DeskSessions(ctx, publicUrl?.startsWith('https://') ?? false, options.securityClock),
     throttle: options.throttle,
     live,
-    chrome: { officeName: ctx.data.office.name, scriptUrl: SCRIPT_URL, styleUrl: STYLE_URL },
+    chrome: {
+      officeName: ctx.data.office.name,
+      scriptUrl: SCRIPT_URL,
+      styleUrl: STYLE_URL,
+      gatewayPages: options.gateway !== undefined,
+    },
     publicOrigins,
     logger,
   };
@@ -99,6 +107,7 @@ export async function createDesk(options: DeskOptions): Promise<Desk> {
   app.route('/api', apiRoutes(services));
   app.route('/admin/staff', adminRoutes(services));
   app.route('/', pageRoutes(services));
+  if (options.gateway) app.route('/', gatewayPageRoutes(services, options.gateway));
   // The queue lives at /desk; /desk/ (a common way to type it) leads there.
   app.get('/*', (c) => {
     const url = new URL(c.req.url);

@@ -40,6 +40,25 @@ export const DESK_SCRIPT = String.raw`'use strict';
     live.textContent = state === 'live' ? 'Updates live' : 'Reconnecting…';
   }
 
+  // The Calls page: the live calls are reloaded every few seconds, except while someone is using
+  // one of their forms (choosing a transfer target), so a refresh never takes the control away.
+  var calls = document.getElementById('calls');
+  if (calls) {
+    window.setInterval(function () {
+      var body = document.getElementById('calls-body');
+      if (!body || body.contains(document.activeElement)) return;
+      fetch('/desk/partials/calls', { credentials: 'same-origin' })
+        .then(function (response) { return response.ok ? response.text() : null; })
+        .then(function (text) {
+          if (text === null) return;
+          var fresh = new DOMParser().parseFromString(text, 'text/html').getElementById('calls-body');
+          var current = document.getElementById('calls-body');
+          if (fresh && current && !current.contains(document.activeElement)) current.replaceWith(fresh);
+        })
+        .catch(function () { /* the next tick tries again */ });
+    }, 3000);
+  }
+
   if (!queue) return;
 
   var refreshing = false;

@@ -139,6 +139,12 @@ td.details { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0
 @media (max-width: 900px) {
   .calendar-week { grid-template-columns: 1fr; }
 }
+.calls { list-style: none; padding: 0; display: grid; gap: 1rem; }
+.calls > li { background: var(--paper); border: 1px solid var(--line); border-radius: var(--radius); padding: 1rem; }
+.call-status { font-size: 0.9rem; font-weight: normal; }
+.transcript { font-size: 0.92rem; max-height: 16rem; overflow-y: auto; }
+.calls .actions, .mint { display: flex; flex-wrap: wrap; gap: 0.75rem; align-items: end; }
+.minted code { word-break: break-all; user-select: all; }
 @media (max-width: 600px) {
   main { padding: 0.75rem; }
   .top { padding: 0.5rem 0.75rem; }

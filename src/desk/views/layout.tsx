@@ -1,7 +1,7 @@
 import type { Child, FC } from 'hono/jsx';
 import type { DeskSession } from '../session.js';
 
-export type Section = 'queue' | 'calendar' | 'audit' | 'staff';
+export type Section = 'queue' | 'calendar' | 'audit' | 'calls' | 'tokens' | 'staff';
 
 export interface Flash {
   readonly kind: 'ok' | 'error';
@@ -12,12 +12,22 @@ export interface Chrome {
   readonly officeName: string;
   readonly scriptUrl: string;
   readonly styleUrl: string;
+  /** Whether the call gateway's pages (Calls, Access tokens) are mounted. */
+  readonly gatewayPages?: boolean;
 }
 
-const NAV: readonly { section: Section; href: string; label: string; adminOnly?: boolean }[] = [
+const NAV: readonly {
+  section: Section;
+  href: string;
+  label: string;
+  adminOnly?: boolean;
+  gateway?: boolean;
+}[] = [
   { section: 'queue', href: '/desk', label: 'Queue' },
   { section: 'calendar', href: '/desk/calendar', label: 'Calendar' },
   { section: 'audit', href: '/desk/audit', label: 'Audit trail' },
+  { section: 'calls', href: '/desk/calls', label: 'Calls', gateway: true },
+  { section: 'tokens', href: '/desk/tokens', label: 'Access tokens', gateway: true },
   { section: 'staff', href: '/desk/admin/staff', label: 'Staff accounts', adminOnly: true },
 ];
 
@@ -60,7 +70,10 @@ export const Layout: FC<{
         {session ? (
           <nav aria-label="Desk">
             <ul>
-              {NAV.filter((item) => !item.adminOnly || session.role === 'admin').map((item) => (
+              {NAV.filter(
+                (item) =>
+                  (!item.adminOnly || session.role === 'admin') && (!item.gateway || chrome.gatewayPages),
+              ).map((item) => (
                 <li>
                   <a href={item.href} aria-current={item.section === section ? 'page' : undefined}>
                     {item.label}
