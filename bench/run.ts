@@ -132,9 +132,10 @@ interface Running {
 async function holddesk(
   bin: string,
   database: BenchDatabase,
-  mode: { stateful?: boolean; jsonResponse?: boolean; label: string },
+  mode: { stateful?: boolean; jsonResponse?: boolean; label: string; nodeArgs?: readonly string[] },
 ): Promise<Running> {
-  const server = await startHoldDesk({ bin, database, ...mode, nodeArgs: profileArgs(mode.label) });
+  const nodeArgs = [...(mode.nodeArgs ?? []), ...profileArgs(mode.label)];
+  const server = await startHoldDesk({ bin, database, ...mode, nodeArgs });
   const token = await callerToken(server);
   return { server, headers: { ...MCP_HEADERS, authorization: `Bearer ${token}` } };
 }
@@ -276,7 +277,7 @@ async function costCurve(bin: string, database: BenchDatabase): Promise<CostPoin
   const points: CostPoint[] = [];
   const { server, headers } = await holddesk(bin, database, { label: `${database.label}-cost` });
   // A longer warm-up first, so the first point is not the one that pays for the JIT.
-  await runLoad({ server, headers, body: CHECK_BODY, connections: CONNECTIONS, durationSeconds: 3 * WARMUP });
+  await runLoad({ server, headers, body: CHECK_BODY, connections: CONNECTIONS, durationSeconds: 3 });
   let seeded = 0;
   for (const size of COST_SIZES) {
     await seedAppointments(database.target, { from: seeded, to: size }, CHECK_DATE);
@@ -293,15 +294,22 @@ async function costCurve(bin: string, database: BenchDatabase): Promise<CostPoin
 
 interface LeakCheck {
   readonly calls: number;
+  /** Resident set size after a full garbage collection. */
   readonly rssMb: number;
+  /** Live JavaScript heap after a full garbage collection: what a leak would grow. */
+  readonly heapUsedMb: number;
 }
 
-/** RSS after a warm-up, then after each further batch of mixed read calls (no bookings). */
+/**
+ * Memory after a warm-up, then after each further batch of mixed read calls (no bookings), each
+ * time after a full garbage collection that the preloaded memory probe runs on a signal.
+ */
 async function leakCheck(bin: string): Promise<LeakCheck[]> {
   const database = sqliteDatabase();
   try {
     log('leak check on SQLite');
-    const { server, headers } = await holddesk(bin, database, { label: 'leak' });
+    const probe = ['--expose-gc', '--import', 'tsx', '--import', join(ROOT, 'bench/servers/memory-probe.ts')];
+    const { server, headers } = await holddesk(bin, database, { label: 'leak', nodeArgs: probe });
     const client = await connect(server, headers.authorization!.slice('Bearer '.length));
     const [slot] = await openConsultations(client, 3);
     const hold = await call(client, 'book_appointment', {
@@ -327,24 +335,21 @@ async function leakCheck(bin: string): Promise<LeakCheck[]> {
       nextBody: () => bodies[n++ % bodies.length]!.replace('[<id>]', String(n)),
     };
     await runLoad({ ...spec, amount: 5_000 });
-    const samples: LeakCheck[] = [{ calls: 0, rssMb: await settledRss(server) }];
+    const samples: LeakCheck[] = [{ calls: 0, ...(await server.liveMemory()) }];
     for (const total of [LEAK_STEP, 2 * LEAK_STEP]) {
       const result = await runLoad({ ...spec, amount: LEAK_STEP });
       if (result.non2xx + result.errors > 0) throw new Error(`leak run failed: ${JSON.stringify(result)}`);
-      samples.push({ calls: total, rssMb: await settledRss(server) });
-      log(`  after ${fixed(total)} calls: RSS ${fixed(samples.at(-1)!.rssMb, 1)} MiB`);
+      samples.push({ calls: total, ...(await server.liveMemory()) });
+      const last = samples.at(-1)!;
+      log(
+        `  after ${fixed(total)} calls: RSS ${fixed(last.rssMb, 1)} MiB, heap ${fixed(last.heapUsedMb, 1)} MiB`,
+      );
     }
     await server.stop();
     return samples;
   } finally {
     await database.dispose();
   }
-}
-
-/** RSS once the server has been idle for a moment (its timers may collect garbage meanwhile). */
-async function settledRss(server: ChildServer): Promise<number> {
-  await new Promise((r) => setTimeout(r, 1_000));
-  return server.rssMb();
 }
 
 function freePort(): Promise<number> {
@@ -488,15 +493,16 @@ function report(costs: CostPoint[], leak: LeakCheck[], starts: Startup[]): void 
       starts.map((s) => [s.label, fixed(s.ms)]),
     ),
     '',
-    'Server RSS under mixed read calls (check_availability, get_appointment_status, tools/list):',
+    'Server memory after a full GC, under mixed read calls (check_availability, get_appointment_status, tools/list):',
     table(
-      ['calls', 'RSS MiB'],
-      leak.map((l) => [fixed(l.calls), fixed(l.rssMb, 1)]),
+      ['calls', 'RSS MiB', 'live heap MiB'],
+      leak.map((l) => [fixed(l.calls), fixed(l.rssMb, 1), fixed(l.heapUsedMb, 1)]),
     ),
   );
 
   const check = rows.filter((r) => r.name === 'check_availability' && r.setup.includes('stateless SSE'));
   const growth = leak.at(-1)!.rssMb / leak.at(-2)!.rssMb - 1;
+  const heapGrowth = leak.at(-1)!.heapUsedMb / leak.at(-2)!.heapUsedMb - 1;
   const targets: [string, string, boolean][] = [
     ...check.map((r): [string, string, boolean] => [
       `check_availability ≥ 3x floor (${r.setup.split(',')[0]})`,
@@ -518,6 +524,7 @@ function report(costs: CostPoint[], leak: LeakCheck[], starts: Startup[]): void 
       `${(growth * 100).toFixed(1)}%`,
       growth <= 0.1,
     ],
+    [`  live heap growth over the same calls`, `${(heapGrowth * 100).toFixed(1)}%`, heapGrowth <= 0.1],
     ...['SQLite', 'PostgreSQL'].flatMap((db): [string, string, boolean][] => {
       const curve = costs.filter((c) => c.database === db);
       if (curve.length < 2) return [];

@@ -16,6 +16,11 @@ export interface ChildServer {
   cpuMs(): number;
   /** Samples RSS every 100 ms until `stop`, returning the peak seen. */
   samplePeak(): { stop(): number };
+  /**
+   * Live memory after a full collection, in MiB; needs the child started with the memory probe
+   * (`--expose-gc --import tsx --import bench/servers/memory-probe.ts`).
+   */
+  liveMemory(): Promise<{ rssMb: number; heapUsedMb: number }>;
   /** SIGTERM and wait for the exit, so `--cpu-prof` can write its profile. */
   stop(): Promise<void>;
   /** Output the child wrote on stderr, for error messages. */
@@ -66,12 +71,12 @@ export async function spawnServer(options: SpawnOptions): Promise<ChildServer> {
     stderr = (stderr + chunk.toString()).slice(-20_000);
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const lines = createInterface({ input: child.stdout! });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server did not start within ${options.timeoutMs ?? 30_000} ms: ${stderr}`));
     }, options.timeoutMs ?? 30_000);
-    const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
       const match = options.ready.exec(line);
       if (match?.[1]) {
@@ -90,6 +95,20 @@ export async function spawnServer(options: SpawnOptions): Promise<ChildServer> {
     url,
     rssMb: () => rssOf(pid),
     cpuMs: () => cpuMsOf(pid),
+    liveMemory: () =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('the memory probe did not answer')), 10_000);
+        const read = (line: string) => {
+          const figures = /^memory (\{.*\})$/.exec(line)?.[1];
+          if (!figures) return;
+          lines.off('line', read);
+          clearTimeout(timer);
+          const { rss, heapUsed } = JSON.parse(figures) as { rss: number; heapUsed: number };
+          resolve({ rssMb: rss / 2 ** 20, heapUsedMb: heapUsed / 2 ** 20 });
+        };
+        lines.on('line', read);
+        child.kill('SIGUSR2');
+      }),
     samplePeak: () => {
       let peak = rssOf(pid);
       const timer = setInterval(() => {
