@@ -133,6 +133,30 @@ for (const dialect of DIALECTS) {
       });
     });
 
+    describe('busy time', () => {
+      it('includes an appointment that started before the window and overlaps it, and nothing outside', async () => {
+        const hold = await desk.placeHold(CALLER, { ...HOLD, service: 'policy_review', start_time: '10:00' });
+        if (!hold.ok) throw new Error('hold failed');
+        const repo = repositories(ctx).appointments;
+        const stored = await repo.findById(hold.value.appointment_id);
+        const start = Date.parse(stored!.starts_at);
+        const minute = 60_000;
+        const inside = await repo.listBusy(
+          new Date(start + 30 * minute).toISOString(),
+          new Date(start + 90 * minute).toISOString(),
+        );
+        expect(inside).toEqual([
+          { staff_id: 'maria_chen', starts_at: stored!.starts_at, ends_at: stored!.ends_at },
+        ]);
+        expect(await repo.listBusy(stored!.ends_at, new Date(start + 120 * minute).toISOString())).toEqual(
+          [],
+        );
+        expect(await repo.listBusy(new Date(start - 60 * minute).toISOString(), stored!.starts_at)).toEqual(
+          [],
+        );
+      });
+    });
+
     describe('ownership', () => {
       it('finds only the subject’s own booking, and answers not_found alike for every mismatch', async () => {
         const hold = await desk.placeHold(CALLER, HOLD);
