@@ -93,7 +93,7 @@ for (const dialect of DIALECTS) {
             HOLDS_BEFORE_KILL + HOLDS_WHILE_DOWN + HOLDS_AFTER_RESTART + 2 * CALLERS,
           );
 
-          type Phase = 'up' | 'down' | 'restarted';
+          type Phase = 'up' | 'down' | 'restarting' | 'restarted';
           let phase: Phase = 'up';
           let stopped = false;
           let next = 0;
@@ -103,6 +103,12 @@ for (const dialect of DIALECTS) {
 
           const caller = async () => {
             while (!stopped && next < slots.length) {
+              // Hold back while the victim restarts: a slow start would otherwise use up every
+              // planned slot on the survivor before the restarted instance could take any.
+              if (phase === 'restarting') {
+                await new Promise((r) => setTimeout(r, 20));
+                continue;
+              }
               const n = next++;
               const slot = slots[n]!;
               // Half the callers reach the victim, as a load balancer would send them, unless it is down.
@@ -159,6 +165,7 @@ for (const dialect of DIALECTS) {
           phase = 'down';
           const atKill = told.size;
           await until(() => told.size >= atKill + HOLDS_WHILE_DOWN, 'holds while one instance is down');
+          phase = 'restarting';
           victim = await HoldDeskProcess.start({ target, port: victim.port });
           cleanups.push(() => victim.kill());
           phase = 'restarted';
