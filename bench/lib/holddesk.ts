@@ -190,9 +190,9 @@ export async function openConsultations(client: Client, days: number): Promise<S
     const date = new Date(first.getTime() + day * 86_400_000).toISOString().slice(0, 10);
     const open = await call(client, 'check_availability', { date, service: 'consultation' });
     if (!open.ok) continue;
-    for (const slot of open.slots as { start_time: string; staff: { id: string }[] }[]) {
+    for (const slot of open.slots as { start_time: string; staff_ids: string[] }[]) {
       if (!/:(00|30)$/.test(slot.start_time)) continue;
-      for (const staff of slot.staff) slots.push({ date, start_time: slot.start_time, staff_id: staff.id });
+      for (const staff_id of slot.staff_ids) slots.push({ date, start_time: slot.start_time, staff_id });
     }
   }
   return slots;

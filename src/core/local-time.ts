@@ -130,6 +130,25 @@ function firstInstantAfterChange(
  *   gap, i.e. the moment the clocks read 03:00.
  */
 export function zonedToUtc(date: string, time: string, timeZone: string): Date {
+  const key = `${timeZone} ${date} ${time}`;
+  let epochMs = zonedInstants.get(key);
+  if (epochMs === undefined) {
+    if (zonedInstants.size >= ZONED_MEMO_LIMIT) zonedInstants.clear();
+    epochMs = zonedToUtcUncached(date, time, timeZone).getTime();
+    zonedInstants.set(key, epochMs);
+  }
+  return new Date(epochMs);
+}
+
+/**
+ * Each conversion asks `Intl` at least twice, and every availability check converts the same opening
+ * times and midnights again; zone rules do not change while the process runs, so a bounded memo of
+ * the results is exact.
+ */
+const zonedInstants = new Map<string, number>();
+const ZONED_MEMO_LIMIT = 10_000;
+
+function zonedToUtcUncached(date: string, time: string, timeZone: string): Date {
   const wall = dateEpoch(date) + minutesOf(time) * MINUTE_MS;
   // A day either side lies outside any clock change near `wall` but within the same zone rule.
   const offsetBefore = offsetAt(wall - DAY_MS, timeZone);

@@ -42,7 +42,7 @@ export type OpenSlot = {
   starts_at: string;
   ends_at: string;
   /** Every qualified staff member free for the whole slot, in office order. */
-  staff: { id: string; name: string }[];
+  staff: readonly { readonly id: string; readonly name: string }[];
 };
 
 export type ScheduleRefusalCode =
@@ -403,8 +403,37 @@ function toOpenSlot(slot: Slot): OpenSlot {
     date: slot.date,
     start_time: slot.time,
     end_time: slot.endTime,
-    starts_at: new Date(slot.startsAt).toISOString(),
-    ends_at: new Date(slot.endsAt).toISOString(),
-    staff: slot.staff.map(({ id, name }) => ({ id, name })),
+    starts_at: isoInstant(slot.startsAt),
+    ends_at: isoInstant(slot.endsAt),
+    staff: slot.staff.map(staffRef),
   };
+}
+
+/**
+ * The same few hundred slot instants are written out on every availability check, and `toISOString`
+ * was a visible share of one; instants are immutable, so a bounded memo is safe.
+ */
+const isoInstants = new Map<number, string>();
+const ISO_MEMO_LIMIT = 20_000;
+
+function isoInstant(epochMs: number): string {
+  let iso = isoInstants.get(epochMs);
+  if (iso === undefined) {
+    if (isoInstants.size >= ISO_MEMO_LIMIT) isoInstants.clear();
+    iso = new Date(epochMs).toISOString();
+    isoInstants.set(epochMs, iso);
+  }
+  return iso;
+}
+
+/** One frozen `{id, name}` per staff member, shared by every slot that lists them. */
+const staffRefs = new WeakMap<Staff, { readonly id: string; readonly name: string }>();
+
+function staffRef(member: Staff): { readonly id: string; readonly name: string } {
+  let ref = staffRefs.get(member);
+  if (ref === undefined) {
+    ref = Object.freeze({ id: member.id, name: member.name });
+    staffRefs.set(member, ref);
+  }
+  return ref;
 }

@@ -28,11 +28,12 @@ const ERROR = z.looseObject({ code: z.string(), message: z.string() });
 const resultShape = (fields: z.ZodRawShape) =>
   z.looseObject({ ok: z.boolean(), spoken_summary: z.string(), error: ERROR.optional(), ...fields });
 
-const SLOT = z.looseObject({
-  date: z.string(),
+const STAFF_MEMBER = z.object({ id: z.string(), name: z.string() });
+/** A slot of `check_availability`'s date; `staff_ids` name entries of the answer's `staff`. */
+const AVAILABLE_SLOT = z.object({
   start_time: z.string(),
   end_time: z.string(),
-  staff: z.array(z.object({ id: z.string(), name: z.string() })),
+  staff_ids: z.array(z.string()),
 });
 const APPOINTMENT_FIELDS = {
   appointment_id: z.string().optional(),
@@ -79,7 +80,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'Check availability',
     description:
       'Open start times for a service on a date (office-local), optionally with one staff member. ' +
-      'Respects opening hours, holidays, blocked time, existing holds and the current time. Read-only.',
+      'Respects opening hours, holidays, blocked time, existing holds and the current time. ' +
+      "Each slot names who is free by staff_ids; the answer's staff list gives their names. Read-only.",
     access: 'public',
     inputSchema: z.object({
       date: ISO_DATE.describe('Office-local date, YYYY-MM-DD'),
@@ -91,7 +93,8 @@ export const TOOLS: readonly ToolDefinition[] = [
       service: z.string().optional(),
       duration_minutes: z.number().optional(),
       timezone: z.string().optional(),
-      slots: z.array(SLOT).optional(),
+      staff: z.array(STAFF_MEMBER).optional(),
+      slots: z.array(AVAILABLE_SLOT).optional(),
     }),
     annotations: READ_ONLY,
     run: (desk, _principal, args) => desk.checkAvailability(args),

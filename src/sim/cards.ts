@@ -69,8 +69,13 @@ export function cardFor(tool: string, result: Readonly<Record<string, unknown>>)
       const slots = (Array.isArray(result.slots) ? result.slots : []) as {
         start_time?: unknown;
         end_time?: unknown;
-        staff?: { name?: unknown }[];
+        staff_ids?: unknown[];
       }[];
+      const names = new Map(
+        (Array.isArray(result.staff) ? (result.staff as { id?: unknown; name?: unknown }[]) : []).map(
+          (member) => [member.id, str(member.name)],
+        ),
+      );
       return {
         kind: 'slots',
         date: str(result.date),
@@ -79,7 +84,9 @@ export function cardFor(tool: string, result: Readonly<Record<string, unknown>>)
         slots: slots.slice(0, MAX_SLOTS).map((slot) => ({
           start_time: str(slot.start_time),
           end_time: str(slot.end_time),
-          staff: (slot.staff ?? []).map((s) => str(s.name)).join(', '),
+          staff: (Array.isArray(slot.staff_ids) ? slot.staff_ids : [])
+            .map((id) => names.get(id) ?? str(id))
+            .join(', '),
         })),
         more: Math.max(0, slots.length - MAX_SLOTS),
       };

@@ -12,7 +12,7 @@ import { addDays, isValidLocalDate, utcToZoned, zonedToUtc } from '../core/local
 import { estimateQuote, type QuoteInput, type QuoteRange } from '../core/quote.js';
 import { normaliseReferenceId } from '../core/reference-ids.js';
 import { refusal, success, type Refusal, type Result } from '../core/result.js';
-import { findOpenSlots, reserveSlot, slotCells, type BusyInterval, type OpenSlot } from '../core/schedule.js';
+import { findOpenSlots, reserveSlot, slotCells, type BusyInterval } from '../core/schedule.js';
 import { findSensitiveIn } from '../core/sensitive.js';
 import {
   speakAppointmentStatus,
@@ -56,7 +56,20 @@ export interface AvailabilityView extends Spoken {
   readonly service_name: string;
   readonly duration_minutes: number;
   readonly timezone: string;
-  readonly slots: readonly Omit<OpenSlot, 'starts_at' | 'ends_at'>[];
+  /** Who is free at one or more of the slots, once each, in office order. */
+  readonly staff: readonly { readonly id: string; readonly name: string }[];
+  readonly slots: readonly AvailableSlot[];
+}
+
+/**
+ * One open start. Staff are named by id against the view's `staff` list: with names on every slot a
+ * day's answer was four times as long, which a voice assistant pays for in tokens and the server in
+ * serialising it twice (structured and as text).
+ */
+export interface AvailableSlot {
+  readonly start_time: string;
+  readonly end_time: string;
+  readonly staff_ids: readonly string[];
 }
 
 export interface HoldInput {
@@ -155,13 +168,19 @@ export class FrontDesk {
     const found = findOpenSlots({ office: this.office, ...input, now: this.ctx.clock(), busy });
     if (!found.ok) return found;
     const { service, slots } = found.value;
+    const free = new Set(slots.flatMap((slot) => slot.staff.map((member) => member.id)));
     return success({
       date: input.date,
       service: service.id,
       service_name: service.name,
       duration_minutes: service.duration_minutes,
       timezone: this.office.timezone,
-      slots: slots.map(({ starts_at: _s, ends_at: _e, ...slot }) => slot),
+      staff: this.office.staff.filter((m) => free.has(m.id)).map(({ id, name }) => ({ id, name })),
+      slots: slots.map((slot) => ({
+        start_time: slot.start_time,
+        end_time: slot.end_time,
+        staff_ids: slot.staff.map((member) => member.id),
+      })),
       spoken_summary: speakOpenings(
         input.date,
         service.id,

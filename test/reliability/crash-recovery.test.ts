@@ -46,9 +46,9 @@ async function plan(mcpUrl: string): Promise<Slot[]> {
     const date = addDays(FIRST_DATE, day);
     const open = await callTool(mcpUrl, 'check_availability', { date, service: 'consultation' });
     if (open.kind !== 'answered' || !open.result?.ok) continue;
-    for (const slot of open.result.slots as { start_time: string; staff: { id: string }[] }[]) {
+    for (const slot of open.result.slots as { start_time: string; staff_ids: string[] }[]) {
       if (!/:(00|30)$/.test(slot.start_time)) continue;
-      for (const staff of slot.staff) slots.push({ date, start_time: slot.start_time, staff_id: staff.id });
+      for (const staff_id of slot.staff_ids) slots.push({ date, start_time: slot.start_time, staff_id });
     }
   }
   return slots;

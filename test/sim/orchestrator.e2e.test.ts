@@ -83,6 +83,11 @@ for (const dialect of DIALECTS) {
           date: '2026-09-16',
           service: 'Consultation',
         });
+        // The answer names staff by id; the card shows who they are.
+        const card = openings.cards[0];
+        const first = card?.kind === 'slots' ? card.slots[0] : undefined;
+        expect(first?.start_time).toMatch(/^\d\d:\d\d$/);
+        expect(first?.staff).toMatch(/^[A-Z][a-z]+ [A-Z][a-z]+(, [A-Z][a-z]+ [A-Z][a-z]+)*$/);
         expect(toolCalls(openings.trace)[0]).toMatchObject({
           tool: 'check_availability',
           arguments: { date: '2026-09-16', service: 'consultation' },

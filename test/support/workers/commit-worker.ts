@@ -23,14 +23,14 @@ async function plannedHolds(desk: FrontDesk, firstDate: string): Promise<HoldInp
     const open = await desk.checkAvailability({ date, service: SERVICE });
     if (!open.ok) continue;
     for (const slot of open.value.slots.filter((s) => s.start_time.endsWith(':00'))) {
-      for (const staff of slot.staff) {
+      for (const staffId of slot.staff_ids) {
         holds.push({
           client_name: `Caller ${holds.length + 1}`,
           contact: `caller${holds.length + 1}@example.com`,
           service: SERVICE,
           date,
           start_time: slot.start_time,
-          staff_id: staff.id,
+          staff_id: staffId,
         });
       }
     }
