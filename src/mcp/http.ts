@@ -3,7 +3,6 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
   isInitializeRequest,
-  isJSONRPCRequest,
   JSONRPCMessageSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
@@ -12,7 +11,7 @@ import type { Authenticator } from '../auth/authenticator.js';
 import { jsonRpcErrorResponse, unauthorizedResponse } from '../http/json-rpc-errors.js';
 import { checkOrigin, type OriginPolicy } from '../http/origin-guard.js';
 import { toAuthInfo, type Principal } from './principal.js';
-import { StatelessMultiplexTransport } from './stateless-transport.js';
+import { isRequest, StatelessMultiplexTransport } from './stateless-transport.js';
 
 /**
  * An MCP endpoint over Streamable HTTP (MCP spec 2025-11-25, "Transports"), serving the caller
@@ -132,7 +131,7 @@ export async function createMcpEndpoint<P extends Pick<Principal, 'clientId' | '
       },
     };
     const outputs = await shared.dispatch(messages, { authInfo, requestInfo });
-    if (!messages.some(isJSONRPCRequest)) return new Response(null, { status: 202 });
+    if (!messages.some(isRequest)) return new Response(null, { status: 202 });
     if (options.jsonResponse) {
       const responses = outputs.filter((m) => 'id' in m);
       return new Response(JSON.stringify(batch ? responses : responses[0]), {

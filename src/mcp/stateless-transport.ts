@@ -1,12 +1,22 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  isJSONRPCErrorResponse,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  type MessageExtraInfo,
-  type RequestId,
+import type {
+  JSONRPCErrorResponse,
+  JSONRPCMessage,
+  JSONRPCRequest,
+  JSONRPCResultResponse,
+  MessageExtraInfo,
+  RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * Message kinds by shape. Everything here was validated against the JSON-RPC schema on the way in or
+ * comes from the SDK itself, so the SDK's `isJSONRPC*` guards, which parse the whole message (a
+ * tool's entire result, for a response) again, would only repeat that work on every request.
+ */
+export const isRequest = (message: JSONRPCMessage): message is JSONRPCRequest =>
+  'method' in message && 'id' in message;
+const isResponse = (message: JSONRPCMessage): message is JSONRPCResultResponse | JSONRPCErrorResponse =>
+  'id' in message && !('method' in message);
 
 interface Exchange {
   readonly outputs: JSONRPCMessage[];
@@ -53,7 +63,7 @@ export class StatelessMultiplexTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, options?: { relatedRequestId?: RequestId }): Promise<void> {
-    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+    if (isResponse(message)) {
       const pending = this.#pending.get(message.id as number);
       if (pending) {
         this.#pending.delete(message.id as number);
@@ -68,7 +78,7 @@ export class StatelessMultiplexTransport implements Transport {
       return Promise.resolve();
     }
     // Without a session there is no stream to push server-initiated messages to.
-    if (isJSONRPCRequest(message)) {
+    if (isRequest(message)) {
       return Promise.reject(new Error('Stateless mode cannot send requests to the client'));
     }
     return Promise.resolve();
@@ -85,12 +95,12 @@ export class StatelessMultiplexTransport implements Transport {
    * notifications in order, then each response) once every request in it has been answered.
    */
   dispatch(messages: readonly JSONRPCMessage[], extra: MessageExtraInfo): Promise<JSONRPCMessage[]> {
-    const requests = messages.filter(isJSONRPCRequest);
+    const requests = messages.filter(isRequest);
     return new Promise((resolve) => {
       const exchange: Exchange = { outputs: [], awaiting: requests.length, done: resolve };
       if (requests.length === 0) resolve([]);
       for (const message of messages) {
-        if (isJSONRPCRequest(message)) {
+        if (isRequest(message)) {
           const id = ++this.#nextId;
           if (this.#nextId >= Number.MAX_SAFE_INTEGER) this.#nextId = 0;
           this.#pending.set(id, { exchange, originalId: message.id });
