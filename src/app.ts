@@ -12,7 +12,7 @@ import { createGatewaySurface } from './gateway/surface.js';
 import { originPolicy } from './http/origin-guard.js';
 import type { Logger } from './logger.js';
 import { createMcpEndpoint } from './mcp/http.js';
-import { buildMcpServer } from './mcp/server.js';
+import { buildMcpServer, callerTools } from './mcp/server.js';
 import type { OfficeData } from './office-data.js';
 import type { Store } from './store/store.js';
 import { createContext } from './usecases/context.js';
@@ -75,6 +75,7 @@ export async function createApp(deps: AppDependencies): Promise<HoldDeskApp> {
         })
       : undefined;
 
+  const tools = callerTools(desk);
   const mcp = await createMcpEndpoint({
     stateful: config.stateful,
     jsonResponse: config.jsonResponse,
@@ -85,7 +86,8 @@ export async function createApp(deps: AppDependencies): Promise<HoldDeskApp> {
       oauth && config.authChallenge === 'mcp'
         ? `Bearer resource_metadata="${oauth.server.settings.issuer}/.well-known/oauth-protected-resource/mcp"`
         : undefined,
-    buildServer: () => buildMcpServer(desk, data, deps.version),
+    buildServer: () => buildMcpServer(tools, data, deps.version),
+    directTools: tools,
   });
   // The call gateway: /staff/mcp and /api/*, for staff personal access tokens only.
   const gateway = await createGatewaySurface({

@@ -10,6 +10,7 @@ import {
 import type { Authenticator } from '../auth/authenticator.js';
 import { jsonRpcErrorResponse, unauthorizedResponse } from '../http/json-rpc-errors.js';
 import { checkOrigin, type OriginPolicy } from '../http/origin-guard.js';
+import { answerDirectly, type DirectTool } from './direct-call.js';
 import { toAuthInfo, type Principal } from './principal.js';
 import { isRequest, StatelessMultiplexTransport } from './stateless-transport.js';
 
@@ -26,6 +27,8 @@ export interface McpEndpointOptions<P extends Pick<Principal, 'clientId' | 'scop
   readonly authenticator: Authenticator<P>;
   /** Builds a server around the shared, already-built tool definitions. */
   readonly buildServer: () => McpServer;
+  /** Tools a plain stateless `tools/call` may reach without the SDK's protocol machinery. */
+  readonly directTools?: ReadonlyMap<string, DirectTool>;
   /** Sent with 401 when generic MCP clients should be pointed at the authorization server. */
   readonly challenge?: string | undefined;
 }
@@ -120,6 +123,9 @@ export async function createMcpEndpoint<P extends Pick<Principal, 'clientId' | '
     const body = await readMessages(request);
     if (body instanceof Response) return body;
     const { messages, batch } = body;
+    const only = messages.length === 1 && !batch ? messages[0]! : undefined;
+    const direct = only && options.directTools && (await answerDirectly(options.directTools, only, authInfo));
+    if (direct) return respond([direct], false);
     // Built only if a handler reads it (none of ours does): parsing the URL and copying the headers
     // on every request was a measurable share of a cheap call.
     const requestInfo = {
@@ -132,6 +138,11 @@ export async function createMcpEndpoint<P extends Pick<Principal, 'clientId' | '
     };
     const outputs = await shared.dispatch(messages, { authInfo, requestInfo });
     if (!messages.some(isRequest)) return new Response(null, { status: 202 });
+    return respond(outputs, batch);
+  }
+
+  /** The answer to a POST of requests: one JSON body, or the messages as server-sent events. */
+  function respond(outputs: readonly JSONRPCMessage[], batch: boolean): Response {
     if (options.jsonResponse) {
       const responses = outputs.filter((m) => 'id' in m);
       return new Response(JSON.stringify(batch ? responses : responses[0]), {

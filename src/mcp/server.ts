@@ -1,9 +1,11 @@
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
 import { ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { OfficeData } from '../office-data.js';
 import type { FrontDesk } from '../usecases/front-desk.js';
+import type { DirectTool } from './direct-call.js';
 import { checkToolAccess, principalOf } from './principal.js';
 import { toolResult } from './tool-result.js';
 import { SERVER_INSTRUCTIONS, TOOLS } from './tools.js';
@@ -55,10 +57,33 @@ function toolList(): Tool[] {
 }
 
 /**
- * Builds the caller MCP server: seven tools, `office://info` and `front_desk_greeting`. Each tool
- * checks the scope policy before it does anything, then calls the front desk use case.
+ * The seven caller tools as answers to validated arguments: each checks the scope policy before it
+ * does anything, then calls the front desk use case. Registered with every server, and used directly
+ * for plain stateless calls (see `answerDirectly`).
  */
-export function buildMcpServer(desk: FrontDesk, data: OfficeData, version: string): McpServer {
+export function callerTools(desk: FrontDesk): ReadonlyMap<string, DirectTool> {
+  return new Map(
+    TOOLS.map((definition) => [
+      definition.name,
+      {
+        inputSchema: definition.inputSchema,
+        answer: async (args: unknown, authInfo: AuthInfo | undefined) => {
+          const principal = principalOf(authInfo);
+          const refused = checkToolAccess(definition.access, principal);
+          if (refused) return toolResult(refused);
+          return toolResult(await definition.run(desk, principal!, args as never));
+        },
+      },
+    ]),
+  );
+}
+
+/** Builds the caller MCP server: the seven tools, `office://info` and `front_desk_greeting`. */
+export function buildMcpServer(
+  tools: ReadonlyMap<string, DirectTool>,
+  data: OfficeData,
+  version: string,
+): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, title: 'HoldDesk front desk', version },
     { instructions: SERVER_INSTRUCTIONS, capabilities: { logging: {} } },
@@ -77,12 +102,7 @@ export function buildMcpServer(desk: FrontDesk, data: OfficeData, version: strin
         inputSchema: definition.inputSchema,
         annotations: { title: definition.title, ...definition.annotations },
       },
-      async (args: unknown, extra) => {
-        const principal = principalOf(extra.authInfo);
-        const refused = checkToolAccess(definition.access, principal);
-        if (refused) return toolResult(refused);
-        return toolResult(await definition.run(desk, principal!, args as never));
-      },
+      (args: unknown, extra) => tools.get(definition.name)!.answer(args, extra.authInfo),
     );
   }
 

@@ -32,5 +32,6 @@ export function toolResult(outcome: ToolOutcome): CallToolResult {
   const structured: Record<string, unknown> = outcome.ok
     ? { ok: true, ...outcome.value }
     : { ok: false, error: outcome.error, spoken_summary: spokenRefusal(outcome.error) };
-  return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }] };
+  // In the order the SDK's result schema writes them, so a direct answer reads the same byte for byte.
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { staticAuthenticator } from '../../src/auth/static-auth.js';
 import { originPolicy } from '../../src/http/origin-guard.js';
 import { createMcpEndpoint } from '../../src/mcp/http.js';
-import { buildMcpServer } from '../../src/mcp/server.js';
+import { buildMcpServer, callerTools } from '../../src/mcp/server.js';
 import { createContext } from '../../src/usecases/context.js';
 import { FrontDesk } from '../../src/usecases/front-desk.js';
 import { createTestStore, DIALECTS } from '../support/databases.js';
@@ -37,7 +37,7 @@ describe('stateless MCP endpoint', () => {
       authenticator: staticAuthenticator(undefined),
       buildServer: () => {
         built += 1;
-        return buildMcpServer(desk, data, 'test');
+        return buildMcpServer(callerTools(desk), data, 'test');
       },
     });
     const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => endpoint.handle(request(i))));

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
-import { buildMcpServer } from '../../src/mcp/server.js';
+import { buildMcpServer, callerTools } from '../../src/mcp/server.js';
 import { TOOLS } from '../../src/mcp/tools.js';
 import { createContext } from '../../src/usecases/context.js';
 import { FrontDesk } from '../../src/usecases/front-desk.js';
@@ -42,10 +42,10 @@ describe('tools/list', () => {
       );
     }
 
-    const first = await listTools(buildMcpServer(desk, data, 'test'));
+    const first = await listTools(buildMcpServer(callerTools(desk), data, 'test'));
     expect(first).toEqual(await listTools(reference));
     // A second server (a stateful session) serves the very same rendering.
-    expect(await listTools(buildMcpServer(desk, data, 'test'))).toEqual(first);
+    expect(await listTools(buildMcpServer(callerTools(desk), data, 'test'))).toEqual(first);
     await dispose();
   });
 });
