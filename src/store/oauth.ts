@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type {
   CallerAccountsTable,
   OauthClientsTable,
@@ -172,21 +173,18 @@ export function oauthStore(db: Executor, officeId: string) {
       await db.insertInto('oauth_tokens').values(record).execute();
     },
 
+    /**
+     * Every authenticated MCP request asks this, so it is written as one SQL template: Kysely's query
+     * builder rebuilds and recompiles its immutable tree on each call, several times the cost.
+     */
     async findToken(tokenHash: string): Promise<TokenWithFamily | undefined> {
-      return db
-        .selectFrom('oauth_tokens')
-        .innerJoin('oauth_families', 'oauth_families.id', 'oauth_tokens.family_id')
-        .selectAll('oauth_tokens')
-        .select([
-          'oauth_families.client_id',
-          'oauth_families.subject',
-          'oauth_families.scope',
-          'oauth_families.resource',
-          'oauth_families.revoked_at',
-        ])
-        .where('oauth_tokens.token_hash', '=', tokenHash)
-        .where('oauth_families.office_id', '=', officeId)
-        .executeTakeFirst();
+      const { rows } = await sql<TokenWithFamily>`
+        select oauth_tokens.*, oauth_families.client_id, oauth_families.subject, oauth_families.scope,
+               oauth_families.resource, oauth_families.revoked_at
+        from oauth_tokens
+        inner join oauth_families on oauth_families.id = oauth_tokens.family_id
+        where oauth_tokens.token_hash = ${tokenHash} and oauth_families.office_id = ${officeId}`.execute(db);
+      return rows[0];
     },
 
     /** Rotates a refresh token: true only for the first use, so a second use is detectable. */
