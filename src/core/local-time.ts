@@ -162,12 +162,25 @@ function zonedToUtcUncached(date: string, time: string, timeZone: string): Date 
   return new Date(firstInstantAfterChange(wall - offsetAfter, wall - offsetBefore, offsetBefore, timeZone));
 }
 
+export interface ZonedMoment {
+  readonly date: string;
+  readonly time: string;
+  readonly weekday: Weekday;
+}
+
+/**
+ * The last conversion, by zone and whole second: zone offsets are whole seconds, so every instant of
+ * one second reads the same wall clock. Requests asking "what is today" within a second share it.
+ */
+let lastZoned: { timeZone: string; second: number; moment: ZonedMoment } | undefined;
+
 /** The office-local date, `HH:MM` time and weekday of a UTC instant. */
-export function utcToZoned(
-  instant: Date,
-  timeZone: string,
-): { date: string; time: string; weekday: Weekday } {
+export function utcToZoned(instant: Date, timeZone: string): ZonedMoment {
+  const second = Math.floor(instant.getTime() / SECOND_MS);
+  if (lastZoned?.second === second && lastZoned.timeZone === timeZone) return lastZoned.moment;
   const wall = new Date(wallClockEpoch(instant.getTime(), timeZone)).toISOString();
   const date = wall.slice(0, 10);
-  return { date, time: wall.slice(11, 16), weekday: weekdayOf(date) };
+  const moment = Object.freeze({ date, time: wall.slice(11, 16), weekday: weekdayOf(date) });
+  lastZoned = { timeZone, second, moment };
+  return moment;
 }

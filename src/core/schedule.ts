@@ -252,19 +252,50 @@ function openingSpans(office: Office, date: string): OpeningSpan[] {
 /** Open slots of one date, in time order. */
 function slotsOn(booking: Booking, date: string, occupancy: Occupancy): Slot[] {
   const slots: Slot[] = [];
-  const seen = new Set<string>();
-  for (const period of openingSpans(booking.office, date)) {
-    for (const candidate of startsIn(booking, date, period)) {
-      // Overlapping periods in the office's hours would offer the same start twice.
-      if (candidate.startsAt < booking.earliestStart || seen.has(candidate.time)) continue;
-      const free = booking.staff.filter((s) => !overlapsAny(occupancy.get(s.id) ?? [], candidate));
-      if (free.length === 0) continue;
-      seen.add(candidate.time);
-      const { time, endTime, startsAt, endsAt } = candidate;
-      slots.push({ date, time, endTime, startsAt, endsAt, staff: free });
-    }
+  for (const candidate of candidateStarts(booking, date)) {
+    if (candidate.startsAt < booking.earliestStart) continue;
+    const free = booking.staff.filter((s) => !overlapsAny(occupancy.get(s.id) ?? [], candidate));
+    if (free.length === 0) continue;
+    const { time, endTime, startsAt, endsAt } = candidate;
+    slots.push({ date, time, endTime, startsAt, endsAt, staff: free });
   }
-  return slots.sort((a, b) => a.startsAt - b.startsAt);
+  return slots;
+}
+
+type Candidate = Omit<Slot, 'date' | 'staff'>;
+
+/**
+ * Every start the service could have on the date if nobody were busy, in time order, once each.
+ * It depends only on the office, the service and the date, and every availability check and hold
+ * needs it again, so it is kept per office (bounded): building it converts wall times to instants.
+ */
+const candidateMemo = new WeakMap<Office, Map<string, readonly Candidate[]>>();
+const CANDIDATE_MEMO_LIMIT = 2_000;
+
+function candidateStarts(booking: Booking, date: string): readonly Candidate[] {
+  let perOffice = candidateMemo.get(booking.office);
+  if (perOffice === undefined) {
+    perOffice = new Map();
+    candidateMemo.set(booking.office, perOffice);
+  }
+  const key = `${booking.service.id} ${date}`;
+  let candidates = perOffice.get(key);
+  if (candidates === undefined) {
+    const seen = new Set<string>();
+    const all: Candidate[] = [];
+    for (const period of openingSpans(booking.office, date)) {
+      for (const candidate of startsIn(booking, date, period)) {
+        // Overlapping periods in the office's hours would offer the same start twice.
+        if (seen.has(candidate.time)) continue;
+        seen.add(candidate.time);
+        all.push(Object.freeze(candidate));
+      }
+    }
+    candidates = Object.freeze(all.sort((a, b) => a.startsAt - b.startsAt));
+    if (perOffice.size >= CANDIDATE_MEMO_LIMIT) perOffice.clear();
+    perOffice.set(key, candidates);
+  }
+  return candidates;
 }
 
 /**
@@ -274,7 +305,7 @@ function slotsOn(booking: Booking, date: string, occupancy: Occupancy): Slot[] {
  * repeated fall-back time is offered once, at its earlier reading (see `zonedToUtc`), so that every
  * offered `start_time` names exactly one instant.
  */
-function startsIn(booking: Booking, date: string, period: OpeningSpan): Omit<Slot, 'date' | 'staff'>[] {
+function startsIn(booking: Booking, date: string, period: OpeningSpan): Candidate[] {
   const { office, service } = booking;
   const timeZone = office.timezone;
   const open = minutesOf(period.open);
@@ -282,7 +313,7 @@ function startsIn(booking: Booking, date: string, period: OpeningSpan): Omit<Slo
   // With no clock change inside the period wall minutes equal elapsed minutes and each start is
   // plain arithmetic; only a period that spans a change pays for converting every start.
   const steady = period.end - period.start === (close - open) * MINUTE_MS;
-  const starts: Omit<Slot, 'date' | 'staff'>[] = [];
+  const starts: Candidate[] = [];
   for (let minute = open; minute < close; minute += office.scheduling.slot_step_minutes) {
     const time = formatMinutes(minute);
     const startsAt = steady
