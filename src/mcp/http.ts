@@ -12,6 +12,7 @@ import { jsonRpcErrorResponse, unauthorizedResponse } from '../http/json-rpc-err
 import { checkOrigin, type OriginPolicy } from '../http/origin-guard.js';
 import { answerDirectly, type DirectTool } from './direct-call.js';
 import { toAuthInfo, type Principal } from './principal.js';
+import { responseJson } from './tool-result.js';
 import { isRequest, StatelessMultiplexTransport } from './stateless-transport.js';
 
 /**
@@ -80,7 +81,7 @@ async function readMessages(
 }
 
 function sseBody(messages: readonly JSONRPCMessage[]): string {
-  return messages.map((m) => `event: message\ndata: ${JSON.stringify(m)}\n\n`).join('');
+  return messages.map((m) => `event: message\ndata: ${responseJson(m)}\n\n`).join('');
 }
 
 interface Session {
@@ -145,7 +146,7 @@ export async function createMcpEndpoint<P extends Pick<Principal, 'clientId' | '
   function respond(outputs: readonly JSONRPCMessage[], batch: boolean): Response {
     if (options.jsonResponse) {
       const responses = outputs.filter((m) => 'id' in m);
-      return new Response(JSON.stringify(batch ? responses : responses[0]), {
+      return new Response(batch ? JSON.stringify(responses) : responseJson(responses[0]!), {
         status: 200,
         headers: { 'content-type': 'application/json' },
       });

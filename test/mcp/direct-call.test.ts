@@ -2,10 +2,12 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Authenticator } from '../../src/auth/authenticator.js';
 import { originPolicy } from '../../src/http/origin-guard.js';
+import { refusal, success } from '../../src/core/result.js';
 import type { DirectTool } from '../../src/mcp/direct-call.js';
 import { createMcpEndpoint, type McpEndpoint } from '../../src/mcp/http.js';
 import type { Principal } from '../../src/mcp/principal.js';
 import { buildMcpServer, callerTools } from '../../src/mcp/server.js';
+import { responseJson, toolResult } from '../../src/mcp/tool-result.js';
 import { createContext } from '../../src/usecases/context.js';
 import { FrontDesk } from '../../src/usecases/front-desk.js';
 import { createTestStore, DIALECTS } from '../support/databases.js';
@@ -106,6 +108,40 @@ const IRREGULAR: unknown[] = [
   {},
   undefined,
 ];
+
+describe('responseJson', () => {
+  it('writes a tool result exactly as JSON.stringify does, whatever the text holds', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary' }),
+        fc.oneof(fc.integer(), fc.string()),
+        fc.boolean(),
+        (said, id, ok) => {
+          const result = toolResult(
+            ok
+              ? success({ spoken_summary: said, quote: `"${said}"\u2028</script>` })
+              : refusal('not_found', said),
+          );
+          const message = { result, jsonrpc: '2.0' as const, id };
+          expect(responseJson(message)).toBe(JSON.stringify(message));
+        },
+      ),
+    );
+  });
+
+  it('serialises anything else, and a result whose text was changed, as usual', () => {
+    const result = toolResult(success({ spoken_summary: 'hi' }));
+    const changed = { result, jsonrpc: '2.0' as const, id: 1 };
+    (result.content[0] as { text: string }).text = 'edited';
+    expect(responseJson(changed)).toBe(JSON.stringify(changed));
+    const notification = {
+      jsonrpc: '2.0' as const,
+      method: 'notifications/message',
+      params: { level: 'info' },
+    };
+    expect(responseJson(notification)).toBe(JSON.stringify(notification));
+  });
+});
 
 describe('plain stateless tool calls answered without the SDK protocol path', () => {
   let dispose: () => Promise<void>;
