@@ -12,8 +12,8 @@ import { jsonRpcErrorResponse, unauthorizedResponse } from '../http/json-rpc-err
 import { checkOrigin, type OriginPolicy } from '../http/origin-guard.js';
 import { answerDirectly, type DirectTool } from './direct-call.js';
 import { toAuthInfo, type Principal } from './principal.js';
-import { responseJson } from './tool-result.js';
 import { isRequest, StatelessMultiplexTransport } from './stateless-transport.js';
+import { responseJson } from './tool-result.js';
 
 /**
  * An MCP endpoint over Streamable HTTP (MCP spec 2025-11-25, "Transports"), serving the caller
