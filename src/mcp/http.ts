@@ -81,7 +81,9 @@ async function readMessages(
 }
 
 function sseBody(messages: readonly JSONRPCMessage[]): string {
-  return messages.map((m) => `event: message\ndata: ${responseJson(m)}\n\n`).join('');
+  let body = '';
+  for (const message of messages) body += `event: message\ndata: ${responseJson(message)}\n\n`;
+  return body;
 }
 
 interface Session {

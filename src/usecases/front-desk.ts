@@ -168,7 +168,12 @@ export class FrontDesk {
     const found = findOpenSlots({ office: this.office, ...input, now: this.ctx.clock(), busy });
     if (!found.ok) return found;
     const { service, slots } = found.value;
-    const free = new Set(slots.flatMap((slot) => slot.staff.map((member) => member.id)));
+    const free = new Set<string>();
+    const available = slots.map((slot): AvailableSlot => {
+      const staffIds = slot.staff.map((member) => member.id);
+      for (const id of staffIds) free.add(id);
+      return { start_time: slot.start_time, end_time: slot.end_time, staff_ids: staffIds };
+    });
     return success({
       date: input.date,
       service: service.id,
@@ -176,11 +181,7 @@ export class FrontDesk {
       duration_minutes: service.duration_minutes,
       timezone: this.office.timezone,
       staff: this.office.staff.filter((m) => free.has(m.id)).map(({ id, name }) => ({ id, name })),
-      slots: slots.map((slot) => ({
-        start_time: slot.start_time,
-        end_time: slot.end_time,
-        staff_ids: slot.staff.map((member) => member.id),
-      })),
+      slots: available,
       spoken_summary: speakOpenings(
         input.date,
         service.id,
