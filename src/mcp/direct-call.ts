@@ -19,7 +19,7 @@ const PLAIN_PARAMS = new Set(['name', 'arguments']);
 /**
  * Answers a plain stateless `tools/call` (a known tool, arguments that pass its schema, no `_meta`
  * or task) without the SDK's per-request protocol machinery: its request and result re-validation,
- * abort signal and handler chain cost about a sixth of an availability check, and do nothing for such
+ * abort signal and handler chain cost about a quarter of an availability check, and do nothing for such
  * a call. The answer is the one the SDK gives, from the same `answer` function it is registered with.
  *
  * Anything else returns `undefined` and goes through the SDK, so every error, progress and task

@@ -91,7 +91,7 @@ export function buildMcpServer(
 
   for (const definition of TOOLS) {
     // The output schema is advertised by `toolList` but not registered here: registered, the SDK
-    // re-validates every result against it, which cost a sixth of an availability check. Results are
+    // re-validates every result against it, about 7% of an availability check. Results are
     // typed, and the conformance test has the official client validate them against the advertised
     // schema, as every client may.
     server.registerTool(

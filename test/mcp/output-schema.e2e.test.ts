@@ -7,7 +7,7 @@ import { DIALECTS } from '../support/databases.js';
 import { connectClient, startTestServer, type TestServer } from '../support/server.js';
 
 /**
- * The server does not re-validate its own results (that cost a sixth of an availability check), so
+ * The server does not re-validate its own results (that cost 7% of an availability check), so
  * this suite holds every tool to the output schema it advertises, with the validator clients use:
  * successes and refusals alike, and the text block repeating the structured JSON exactly.
  */
